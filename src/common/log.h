@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Logging to stderr, one line per event, prefixed "name[pid]: ". */
+#ifndef PIDONE_LOG_H
+#define PIDONE_LOG_H
+
+enum log_level {
+	LOG_LVL_ERROR = 0,
+	LOG_LVL_WARN = 1,
+	LOG_LVL_INFO = 2,
+	LOG_LVL_DEBUG = 3,
+};
+
+/* Sets the program name shown in the prefix and the highest level printed. */
+void log_init(const char *name, int verbosity);
+void log_set_verbosity(int verbosity);
+int log_verbosity(void);
+
+/* Refreshes the cached PID shown in the prefix (after the PID changed, e.g. in a child). */
+void log_refresh_pid(void);
+
+void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define log_error(...) log_msg(LOG_LVL_ERROR, __VA_ARGS__)
+#define log_warn(...) log_msg(LOG_LVL_WARN, __VA_ARGS__)
+#define log_info(...)                                                                              \
+	do {                                                                                       \
+		if (log_verbosity() >= LOG_LVL_INFO)                                               \
+			log_msg(LOG_LVL_INFO, __VA_ARGS__);                                        \
+	} while (0)
+#define log_debug(...)                                                                             \
+	do {                                                                                       \
+		if (log_verbosity() >= LOG_LVL_DEBUG)                                              \
+			log_msg(LOG_LVL_DEBUG, __VA_ARGS__);                                       \
+	} while (0)
+
+#endif

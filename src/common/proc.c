@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* Child creation with clone3/pidfds and the fallbacks old kernels and seccomp need. */
+#include "proc.h"
+#include "sys.h"
+
+#include <errno.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+bool proc_no_clone3;
+
+pid_t proc_fork(uint64_t extra_flags, int *pidfd)
+{
+	struct clone_args args;
+	int fd = -1;
+	long pid;
+
+	*pidfd = -1;
+	if (!proc_no_clone3) {
+		memset(&args, 0, sizeof(args));
+		args.flags = CLONE_PIDFD | extra_flags;
+		args.pidfd = (uint64_t)(uintptr_t)&fd;
+		args.exit_signal = SIGCHLD;
+		pid = sys_clone3(&args);
+		if (pid >= 0) {
+			if (pid > 0)
+				*pidfd = fd;
+			return (pid_t)pid;
+		}
+		/* ENOSYS: no clone3 (Linux < 5.3 or seccomp); EPERM: seccomp (older Docker
+		 * profiles) - or missing privilege, which clone() below reports the same way. */
+		if (pid != -ENOSYS && pid != -EPERM)
+			return (pid_t)pid;
+	}
+	/* clone() with a NULL stack behaves as fork() and can still create namespaces. */
+	pid = syscall(SYS_clone, (unsigned long)(extra_flags | SIGCHLD), NULL, NULL, NULL, 0);
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		fd = sys_pidfd_open((pid_t)pid);
+		*pidfd = fd >= 0 ? fd : -1;
+	}
+	return (pid_t)pid;
+}
+
+int proc_signal(int pidfd, pid_t pid, bool pid_valid, int sig, bool group)
+{
+	static bool no_group_flag;
+	int r;
+
+	if (pidfd >= 0) {
+		if (!group)
+			return sys_pidfd_send_signal(pidfd, sig, 0);
+		if (!no_group_flag) {
+			r = sys_pidfd_send_signal(pidfd, sig, PIDFD_SIGNAL_PROCESS_GROUP);
+			if (r != -EINVAL)
+				return r;
+			no_group_flag = true; /* Linux < 6.9 */
+		}
+	}
+	/* Without a pidfd (or the group flag) only a PID we have not reaped yet is safe:
+	 * until then the kernel cannot hand the number to another process. */
+	if (!pid_valid)
+		return -ESRCH;
+	return kill(group ? -pid : pid, sig) < 0 ? -errno : 0;
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* The event loop.  poll(2) with no timeout: pidone sleeps until the kernel has
+ * something for it, so an idle pidone is never woken. */
+#include "loop.h"
+#include "forward.h"
+#include "log.h"
+#include "notify.h"
+#include "reaper.h"
+#include "shutdown.h"
+#include "status.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/reboot.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+enum { FD_SIGNAL, FD_CHILD, FD_TIMER, FD_NOTIFY, FD_COUNT };
+
+/* Handles one received signal; returns true when a reap is due. */
+static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
+{
+	int sig = (int)si->ssi_signo;
+	char name[SIG_NAME_LEN];
+
+	switch (forward_classify(st, sig)) {
+	case SIGCLASS_REAP:
+		return true;
+	case SIGCLASS_IGNORE:
+		log_debug("ignored %s", sig_name(sig, name, sizeof(name)));
+		return false;
+	case SIGCLASS_SHUTDOWN:
+		if (!st->cfg->pause && !forward_is_from_tty(st, si))
+			forward_signal(st, sig);
+		shutdown_begin(st, STOP_EXIT);
+		return false;
+	case SIGCLASS_POWEROFF:
+		log_info("%s: power off", sig_name(sig, name, sizeof(name)));
+		forward_signal(st, SIGTERM);
+		forward_signal(st, SIGCONT);
+		shutdown_begin(st, STOP_POWEROFF);
+		return false;
+	case SIGCLASS_REBOOT:
+		log_info("%s: reboot", sig_name(sig, name, sizeof(name)));
+		forward_signal(st, SIGTERM);
+		forward_signal(st, SIGCONT);
+		shutdown_begin(st, STOP_REBOOT);
+		return false;
+	case SIGCLASS_FORWARD:
+		if (!forward_is_from_tty(st, si))
+			forward_signal(st, sig);
+		return false;
+	}
+	return false;
+}
+
+/* Drains the signalfd; returns true when a reap is due. */
+static bool read_signals(struct pidone *st)
+{
+	struct signalfd_siginfo si[16];
+	bool reap = false;
+	ssize_t n, i;
+
+	for (;;) {
+		n = read(st->sfd, si, sizeof(si));
+		if (n <= 0)
+			return reap;
+		for (i = 0; i < n / (ssize_t)sizeof(si[0]); i++)
+			reap |= handle_signal(st, &si[i]);
+	}
+}
+
+/* After a halt/poweroff/reboot request, PID 1 of a container ends through reboot(2):
+ * that is how systemd-nspawn learns whether to power off or restart. */
+static void finish_stop(struct pidone *st)
+{
+	if (!st->is_pid1 || st->stop < STOP_POWEROFF || !st->in_nspawn)
+		return;
+	if (st->stop == STOP_REBOOT)
+		reboot(RB_AUTOBOOT);
+	else
+		reboot(RB_POWER_OFF);
+	/* Not allowed here (initial namespace, no CAP_SYS_BOOT): plain exit. */
+}
+
+int loop_run(struct pidone *st)
+{
+	struct pollfd pfd[FD_COUNT];
+	bool none_left = false;
+	int i;
+
+	for (;;) {
+		bool reap = false;
+
+		for (i = 0; i < FD_COUNT; i++) {
+			pfd[i].fd = -1;
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+		}
+		pfd[FD_SIGNAL].fd = st->sfd;
+		if (!st->child.exited)
+			pfd[FD_CHILD].fd = st->child.pidfd;
+		pfd[FD_TIMER].fd = st->tfd;
+		pfd[FD_NOTIFY].fd = st->notify_fd;
+
+		if (poll(pfd, FD_COUNT, -1) < 0) {
+			if (errno != EINTR)
+				log_error("poll: %m");
+			continue;
+		}
+		if (pfd[FD_SIGNAL].revents & POLLIN)
+			reap = read_signals(st);
+		if (pfd[FD_CHILD].revents & POLLIN)
+			reap = true;
+		if (pfd[FD_NOTIFY].revents & POLLIN)
+			notify_relay(st);
+		if (st->cfg->pause && st->phase != PHASE_RUNNING) {
+			reaper_reap(st, false);
+			return 0;
+		}
+		if (reap) {
+			bool was_running = !st->child.exited;
+
+			none_left = reaper_reap(st, false) == 1;
+			if (was_running && st->child.exited)
+				shutdown_command_exited(st);
+			if (st->child.exited && !none_left)
+				none_left = reaper_reap(st, false) == 1;
+		}
+		if (pfd[FD_TIMER].revents & POLLIN) {
+			shutdown_grace_expired(st);
+			none_left = true;
+		}
+		if (shutdown_done(st, none_left))
+			break;
+	}
+	if (st->child.exited)
+		log_info("exiting");
+	finish_stop(st);
+	return status_for_child(st->cfg, st->child.code, st->child.status);
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* Shutdown (SPEC 2.4 steps 5 and 6): nothing is left running when pidone exits. */
+#include "shutdown.h"
+#include "forward.h"
+#include "log.h"
+#include "notify.h"
+#include "reaper.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+static void arm_grace_timer(struct pidone *st)
+{
+	struct itimerspec its = { 0 };
+
+	if (st->tfd >= 0)
+		return; /* already running: the grace period counts from the first request */
+	st->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (st->tfd < 0) {
+		log_warn("no grace timer (%s): stopping at once", strerror(errno));
+		shutdown_grace_expired(st);
+		return;
+	}
+	its.it_value.tv_sec = (time_t)(st->cfg->grace_ms / 1000);
+	its.it_value.tv_nsec = (long)(st->cfg->grace_ms % 1000) * 1000000L;
+	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+		its.it_value.tv_nsec = 1; /* grace 0: fire at once, from the loop */
+	timerfd_settime(st->tfd, 0, &its, NULL);
+}
+
+void shutdown_begin(struct pidone *st, enum stop_kind kind)
+{
+	if (kind > st->stop)
+		st->stop = kind;
+	if (st->phase != PHASE_RUNNING)
+		return;
+	st->phase = PHASE_STOPPING;
+	notify_stopping(st);
+	log_info("shutting down: grace period %llu ms", (unsigned long long)st->cfg->grace_ms);
+	arm_grace_timer(st);
+}
+
+void shutdown_command_exited(struct pidone *st)
+{
+	int n;
+
+	if (st->phase == PHASE_KILLING || st->phase == PHASE_CLEANUP)
+		return;
+	st->phase = PHASE_CLEANUP;
+	if (!st->cfg->cleanup || st->cfg->wait_all)
+		return;
+	notify_stopping(st);
+	n = forward_to_all(st, st->cfg->rewrite[SIGTERM] ? st->cfg->rewrite[SIGTERM] : SIGTERM);
+	if (n < 0)
+		log_warn("cannot find the remaining processes: %s", strerror(-n));
+	else if (n > 0)
+		log_info("command exited: sent SIGTERM to the remaining processes");
+	arm_grace_timer(st);
+}
+
+void shutdown_grace_expired(struct pidone *st)
+{
+	if (st->phase == PHASE_KILLING)
+		return;
+	st->phase = PHASE_KILLING;
+	log_info("grace period over: sending SIGKILL to every remaining process");
+	do {
+		(void)forward_to_all(st, SIGKILL);
+		/* Killed processes cannot fork any more; reap until none is left, then
+		 * look again for descendants that were re-parented meanwhile. */
+	} while (!reaper_reap(st, true));
+}
+
+bool shutdown_done(const struct pidone *st, bool no_children_left)
+{
+	if (!st->child.exited)
+		return false;
+	if (st->cfg->pause)
+		return false; /* the loop ends pause mode on SIGTERM/SIGINT */
+	if (!st->cfg->cleanup && !st->cfg->wait_all)
+		return true;
+	return no_children_left;
+}

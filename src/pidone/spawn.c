@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* Spawning the command.  Everything between fork and exec is async-signal-safe:
+ * no allocation, no stdio, _exit() on failure. */
+#include "spawn.h"
+#include "log.h"
+#include "proc.h"
+#include "sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+/* Socket activation: LISTEN_PID names the process the sockets are for.  When it names
+ * pidone, the sockets are really meant for the command. */
+static void fix_listen_pid(pid_t parent)
+{
+	static char buf[32];
+	const char *v = getenv("LISTEN_PID");
+	char digits[16];
+	pid_t self = getpid();
+	int n = 0, i;
+
+	if (!v || atol(v) != (long)parent)
+		return;
+	do {
+		digits[n++] = (char)('0' + self % 10);
+		self /= 10;
+	} while (self && n < (int)sizeof(digits));
+	memcpy(buf, "LISTEN_PID=", 11);
+	for (i = 0; i < n; i++)
+		buf[11 + i] = digits[n - 1 - i];
+	buf[11 + n] = '\0';
+	putenv(buf);
+}
+
+static __attribute__((noreturn)) void child_exec(struct pidone *st, int errpipe, pid_t parent)
+{
+	const struct pidone_config *cfg = st->cfg;
+	int err;
+
+	if (cfg->new_session) {
+		setsid();
+		if (st->tty_handed)
+			(void)ioctl(STDIN_FILENO, TIOCSCTTY, 0);
+	} else {
+		setpgid(0, 0);
+		/* Every signal is still blocked here, so SIGTTOU cannot stop us. */
+		if (st->tty_handed)
+			(void)tcsetpgrp(STDIN_FILENO, getpgrp());
+	}
+	fix_listen_pid(parent);
+	sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
+	sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
+	sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
+	execvp(cfg->argv[0], cfg->argv);
+	err = errno;
+	if (write(errpipe, &err, sizeof(err)) < 0)
+		(void)0;
+	_exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
+}
+
+/* The terminal is handed over only when pidone itself is in its foreground. */
+static bool should_hand_tty(void)
+{
+	pid_t fg;
+
+	if (!isatty(STDIN_FILENO))
+		return false;
+	fg = tcgetpgrp(STDIN_FILENO);
+	return fg > 0 && fg == getpgrp();
+}
+
+int spawn_command(struct pidone *st)
+{
+	pid_t parent = getpid();
+	int pipefd[2], err = 0, pidfd;
+	ssize_t n;
+	pid_t pid;
+
+	st->tty_handed = should_hand_tty();
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = proc_fork(0, &pidfd);
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return pid;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		child_exec(st, pipefd[1], parent);
+	}
+	close(pipefd[1]);
+	st->child.pid = pid;
+	st->child.pidfd = pidfd;
+	/* Also from the parent, so that a signal forwarded before the child ran setpgid()
+	 * already finds the group.  Fails harmlessly once the child has exec'd. */
+	if (!st->cfg->new_session)
+		setpgid(pid, pid);
+	do {
+		n = read(pipefd[0], &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n == (ssize_t)sizeof(err))
+		return err > 0 ? err : EIO;
+	log_info("started %s as PID %d%s", st->cfg->argv[0], (int)pid,
+		 pidfd < 0 ? " (no pidfd: the kernel refused it)" : "");
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* The state of a running pidone, shared by the event loop and its handlers. */
+#ifndef PIDONE_STATE_H
+#define PIDONE_STATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "options.h"
+#include "sig.h"
+#include "sys.h"
+
+enum phase {
+	PHASE_RUNNING,  /* the command runs */
+	PHASE_STOPPING, /* a shutdown signal came; the grace timer runs */
+	PHASE_CLEANUP,  /* the command has exited; the leftovers are being stopped */
+	PHASE_KILLING,  /* the grace period is over; everything gets SIGKILL */
+};
+
+enum stop_kind {
+	STOP_NONE,
+	STOP_EXIT,     /* plain shutdown: exit with the command's status */
+	STOP_POWEROFF, /* systemd halt/poweroff: reboot(RB_POWER_OFF) as nspawn's PID 1 */
+	STOP_REBOOT,   /* systemd-nspawn reboot: reboot(RB_AUTOBOOT) */
+};
+
+struct child {
+	pid_t pid;
+	int pidfd;        /* -1 when the kernel refused pidfds */
+	bool exited;      /* reaped: pid must not be used any more */
+	int code;         /* si_code of the reaped child: CLD_EXITED, CLD_KILLED... */
+	int status;       /* exit code or signal number */
+};
+
+struct pidone {
+	const struct pidone_config *cfg;
+	struct child child;
+	bool is_pid1;
+	bool tty_handed;   /* the child's group owns the terminal's foreground */
+	bool in_nspawn;    /* PID 1 of a systemd-nspawn container */
+	enum phase phase;
+	enum stop_kind stop;
+	int sfd;           /* signalfd */
+	int tfd;           /* grace timerfd, -1 until needed */
+	int notify_fd;     /* relay socket, -1 when not relaying */
+	ksigset_t orig_mask;
+	struct ksigaction_saved orig_ttin, orig_ttou;
+};
+
+#endif

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers for the TAP scenario tests.  Source it, call plan N, then ok/is.
+# The binaries under test come from the environment: $PIDONE, $NSSPAWN, $FIXTURES.
+
+: "${PIDONE:?PIDONE must point to the pidone binary}"
+: "${FIXTURES:?FIXTURES must point to the fixtures folder}"
+
+tap_n=0
+tap_failed=0
+
+plan() { echo "1..$1"; }
+
+ok() { # ok CONDITION-EXIT-STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+is() { # is GOT EXPECTED DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" = "$2" ]; then
+		echo "ok $tap_n - $3"
+	else
+		echo "not ok $tap_n - $3"
+		echo "#   got:      '$1'"
+		echo "#   expected: '$2'"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+
+diag() { echo "# $*"; }
+
+# A scratch folder removed on exit, with everything started from the test.
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/pidone-test.XXXXXX")
+cleanup_hooks=""
+at_exit() { cleanup_hooks="$1; $cleanup_hooks"; }
+run_cleanup() {
+	eval "$cleanup_hooks"
+	rm -rf "$TMP"
+}
+trap run_cleanup EXIT
+
+# wait_for COMMAND...: retries for up to 5 s (or $WAIT_TRIES tenths) until it succeeds.
+wait_for() {
+	local i=0 tries=${WAIT_TRIES:-50}
+	while ! "$@" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -ge $tries ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# Runs in a fresh PID and mount namespace with its own /proc (util-linux unshare, so
+# that pidone's tests do not depend on nsspawn).
+in_pidns() { unshare --pid --fork --mount-proc --mount "$@"; }
+
+# Number of processes in state Z visible in /proc.
+count_zombies() {
+	local n=0 f
+	for f in /proc/[0-9]*/stat; do
+		# The state is the field after the ")" that closes the command name.
+		case "$(sed 's/.*) //' "$f" 2>/dev/null | cut -c1)" in Z) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
+
+# Kills every process still running whose command line mentions $TMP.
+kill_leftovers() { pkill -KILL -f "$TMP" 2>/dev/null || true; }
+
+require_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }

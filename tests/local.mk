@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# Every test speaks TAP, so each check is listed in the log and counted.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+# Failures are counted from the TAP lines; a non-zero exit adds nothing.
+AM_LOG_DRIVER_FLAGS = --ignore-exit
+SH_LOG_DRIVER = $(LOG_DRIVER)
+AM_TESTS_ENVIRONMENT = \
+	PIDONE='$(abs_top_builddir)/pidone'; \
+	NSSPAWN='$(abs_top_builddir)/nsspawn'; \
+	FIXTURES='$(abs_top_builddir)/tests/fixtures'; \
+	TESTLIB='$(abs_top_srcdir)/tests/lib.sh'; \
+	export PIDONE NSSPAWN FIXTURES TESTLIB;
+EXTRA_DIST += tests/lib.sh
+
+include tests/unit/local.mk
+include tests/fixtures/local.mk
+include tests/integration/local.mk
+include tests/runtimes/local.mk

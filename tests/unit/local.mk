@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# Criterion unit tests, one program per module, run with TAP output.
+if HAVE_CRITERION
+unit_tests = \
+	tests/unit/test_duration \
+	tests/unit/test_options \
+	tests/unit/test_sig \
+	tests/unit/test_status
+check_PROGRAMS += $(unit_tests)
+TESTS += $(unit_tests)
+unit_cflags = $(AM_CFLAGS) -Wno-discarded-qualifiers $(CRITERION_CFLAGS) -I$(top_srcdir)/src/pidone
+unit_ldadd = src/pidone/libpidone.a src/common/libcommon.a $(CRITERION_LIBS)
+tests_unit_test_duration_CFLAGS = $(unit_cflags)
+tests_unit_test_duration_LDADD = $(unit_ldadd)
+tests_unit_test_options_CFLAGS = $(unit_cflags)
+tests_unit_test_options_LDADD = $(unit_ldadd)
+tests_unit_test_sig_CFLAGS = $(unit_cflags)
+tests_unit_test_sig_LDADD = $(unit_ldadd)
+tests_unit_test_status_CFLAGS = $(unit_cflags)
+tests_unit_test_status_LDADD = $(unit_ldadd)
+endif
+# Criterion writes TAP to a file we point at standard output.
+LOG_COMPILER = $(top_srcdir)/tests/unit/run-criterion
+EXTRA_DIST += tests/unit/run-criterion
