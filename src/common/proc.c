@@ -4,7 +4,7 @@
 #include "sys.h"
 
 #include <errno.h>
-#include <linux/sched.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -14,7 +14,7 @@ bool proc_no_clone3;
 
 pid_t proc_fork(uint64_t extra_flags, int *pidfd)
 {
-	struct clone_args args;
+	struct sys_clone_args args;
 	int fd = -1;
 	long pid;
 

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -29,7 +28,7 @@ static long neg_errno(long r)
 	return r < 0 ? -errno : r;
 }
 
-long sys_clone3(struct clone_args *args)
+long sys_clone3(struct sys_clone_args *args)
 {
 	return neg_errno(syscall(SYS_clone3, args, sizeof(*args)));
 }

@@ -13,10 +13,25 @@
 #define PIDFD_SIGNAL_PROCESS_GROUP (1U << 2)
 #endif
 
-struct clone_args;
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+
+/* The kernel's struct clone_args (version 0, 64 bytes), declared here so that no kernel
+ * headers are needed: musl toolchains ship none. */
+struct sys_clone_args {
+	uint64_t flags;
+	uint64_t pidfd;
+	uint64_t child_tid;
+	uint64_t parent_tid;
+	uint64_t exit_signal;
+	uint64_t stack;
+	uint64_t stack_size;
+	uint64_t tls;
+};
 
 /* clone3(); returns the child's PID in the parent, 0 in the child, -errno on failure. */
-long sys_clone3(struct clone_args *args);
+long sys_clone3(struct sys_clone_args *args);
 int sys_pidfd_open(pid_t pid);
 int sys_pidfd_send_signal(int pidfd, int sig, unsigned flags);
 int sys_close_range(unsigned first, unsigned last);
