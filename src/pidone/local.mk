@@ -19,9 +19,9 @@ pidone_LDADD = src/pidone/libpidone.a src/common/libcommon.a
 # when configure found it) straight from the sources, since libcommon.a is glibc-built.
 pidone_static_c = $(filter %.c,$(src_common_libcommon_a_SOURCES) \
 	$(src_pidone_libpidone_a_SOURCES) $(pidone_SOURCES))
-PIDONE_STATIC_CFLAGS = -std=gnu11 -Os -ffunction-sections -fdata-sections
-PIDONE_STATIC_LDFLAGS = -static -Wl,--gc-sections -s
+static_cc_flags = -std=gnu11 -Os -ffunction-sections -fdata-sections
+static_ld_flags = -static -Wl,--gc-sections -s
 pidone-static: $(addprefix $(srcdir)/,$(pidone_static_c)) config.h
-	$(AM_V_CCLD)$(STATIC_CC) $(PIDONE_STATIC_CFLAGS) $(PIDONE_STATIC_LDFLAGS) -include config.h \
+	$(AM_V_CCLD)$(STATIC_CC) $(static_cc_flags) $(static_ld_flags) -include config.h \
 		-I$(top_srcdir)/src/common -o $@ $(addprefix $(srcdir)/,$(pidone_static_c))
 CLEANFILES += pidone-static
