@@ -48,18 +48,17 @@ pid_t proc_fork(uint64_t extra_flags, int *pidfd)
 
 int proc_signal(int pidfd, pid_t pid, bool pid_valid, int sig, bool group)
 {
-	static bool no_group_flag;
+	static bool no_group_flag, no_pidfd_signal;
 	int r;
 
-	if (pidfd >= 0) {
-		if (!group)
-			return sys_pidfd_send_signal(pidfd, sig, 0);
-		if (!no_group_flag) {
-			r = sys_pidfd_send_signal(pidfd, sig, PIDFD_SIGNAL_PROCESS_GROUP);
-			if (r != -EINVAL)
-				return r;
+	if (pidfd >= 0 && !no_pidfd_signal && !(group && no_group_flag)) {
+		r = sys_pidfd_send_signal(pidfd, sig, group ? PIDFD_SIGNAL_PROCESS_GROUP : 0);
+		if (r == -EINVAL && group)
 			no_group_flag = true; /* Linux < 6.9 */
-		}
+		else if (r == -ENOSYS || r == -EPERM)
+			no_pidfd_signal = true; /* Linux < 5.1, or seccomp */
+		else
+			return r;
 	}
 	/* Without a pidfd (or the group flag) only a PID we have not reaped yet is safe:
 	 * until then the kernel cannot hand the number to another process. */

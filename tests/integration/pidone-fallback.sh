@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# With clone3 and pidfds refused by seccomp (old kernels, old Docker profiles), pidone
+# falls back to fork() and plain PIDs: exit codes, forwarding and reaping still work
+# (SPEC 5, issue 2 test 9).
+. "$TESTLIB"
+require_root
+
+deny() { "$FIXTURES/seccomp-deny" "$@"; }
+plan 10
+
+for calls in clone3,pidfd_open clone3,pidfd_open,pidfd_send_signal,close_range; do
+	for err in ENOSYS EPERM; do
+		deny -e $err $calls -- "$PIDONE" -- sh -c 'exit 42'
+		is "$?" 42 "exit code mirrored with $calls refused ($err)"
+	done
+done
+
+deny clone3,pidfd_open -- "$PIDONE" -vv -- true 2>"$TMP/log"
+grep -q "no pidfd" "$TMP/log"
+ok $? "pidone says it runs without a pidfd"
+
+deny clone3,pidfd_open -- "$PIDONE" -- sh -c 'kill -USR1 $$'
+is "$?" 138 "death by signal mirrored without clone3/pidfd"
+
+# Forwarding to the group without pidfds.
+"$FIXTURES/seccomp-deny" clone3,pidfd_open,pidfd_send_signal -- "$PIDONE" -- \
+	"$FIXTURES/sigrec" -o "$TMP/fwd" -r "$TMP/ready" -g -n 1 -t 10 &
+pid=$!
+wait_for test -e "$TMP/ready"
+kill -USR2 $pid
+wait $pid
+is "$?" 0 "the command exits after the forwarded signal"
+sleep 0.1
+is "$(sort "$TMP/fwd" | tr '\n' ' ')" "child 12 grandchild 12 " "SIGUSR2 reaches child and grandchild without pidfds"
+
+# Reaping as PID 1 without clone3/pidfd.
+out=$(unshare --pid --fork --mount-proc "$FIXTURES/seccomp-deny" clone3,pidfd_open,close_range -- \
+	"$PIDONE" -- sh -c "\"$FIXTURES/orphans\" 500; sleep 0.5; grep -l '^State:.*Z' /proc/[0-9]*/status | wc -l")
+is "$out" 0 "500 orphans reaped without clone3, pidfd_open and close_range"
+
+# The pidfd of a running command is used for signals: with only pidfd_send_signal
+# refused, signals fail over to kill() and still arrive.
+"$FIXTURES/seccomp-deny" -e EPERM pidfd_send_signal -- "$PIDONE" -c -- \
+	"$FIXTURES/sigrec" -o "$TMP/fwd2" -r "$TMP/ready2" -n 1 -t 10 &
+pid=$!
+wait_for test -e "$TMP/ready2"
+kill -HUP $pid
+wait $pid
+is "$(cat "$TMP/fwd2")" "child 1" "with pidfd_send_signal refused the signal still arrives"
