@@ -7,7 +7,10 @@ pidone_scenarios = \
 	tests/integration/pidone-tty.sh \
 	tests/integration/pidone-idle.sh \
 	tests/integration/pidone-fallback.sh \
-	tests/integration/pidone-fds.sh
+	tests/integration/pidone-fds.sh \
+	tests/integration/pidone-shutdown.sh \
+	tests/integration/pidone-env.sh \
+	tests/integration/pidone-personalities.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Installed under another name, pidone behaves as a drop-in replacement for tini,
+# dumb-init, catatonit and the Kubernetes pause binary (SPEC 2.2 and 2.6, issue 3 test 7).
+. "$TESTLIB"
+require_root
+plan 19
+
+for name in tini docker-init dumb-init catatonit pause; do ln -s "$PIDONE" "$TMP/$name"; done
+
+run_rec() { # run_rec NAME SIGNAL INIT [args...]: sends SIGNAL, prints who got it
+	local name=$1 sig=$2
+	shift 2
+	"$@" -- "$FIXTURES/sigrec" -o "$TMP/$name" -r "$TMP/$name.ready" -g -n 1 -t 10 &
+	local pid=$!
+	wait_for test -e "$TMP/$name.ready"
+	kill -$sig $pid
+	wait $pid
+	sleep 0.1
+	sort "$TMP/$name" | tr '\n' ' '
+}
+
+# tini: the child only, unless -g or TINI_KILL_PROCESS_GROUP.
+is "$(run_rec t1 USR1 "$TMP/tini")" "child 10 " "as tini, signals go to the child only"
+is "$(run_rec t2 USR1 "$TMP/tini" -g)" "child 10 grandchild 10 " "as tini -g, to the process group"
+is "$(run_rec t3 USR1 env TINI_KILL_PROCESS_GROUP=1 "$TMP/tini")" "child 10 grandchild 10 " \
+	"as tini with TINI_KILL_PROCESS_GROUP, to the process group"
+v=$("$TMP/tini" --version)
+[[ "$v" =~ ^tini\ version\ [0-9.]+\ -\ git\.[^\ ]+$ ]]
+ok $? "tini --version has the shape docker info parses ($v)"
+v=$("$TMP/docker-init" --version)
+[[ "$v" =~ ^tini\ version\ [0-9.]+\ -\ git\.[^\ ]+$ ]]
+ok $? "docker-init --version too ($v)"
+"$TMP/docker-init" -- sh -c 'exit 5'
+is "$?" 5 "as docker-init, the exit code is mirrored"
+# tini exits as soon as the child has exited: no grace period for leftovers.
+t0=$(date +%s%N)
+"$TMP/tini" -s -- sh -c 'sleep 3 & exit 0'
+dt=$(( ($(date +%s%N) - t0) / 1000000 ))
+ok $([ $dt -lt 1500 ]; echo $?) "as tini, pidone exits right after the child ($dt ms)"
+pkill -f "^sleep 3$" 2>/dev/null
+
+# pidone's native -e and -p work under tini's name.
+"$TMP/tini" -e 3 -- sh -c 'exit 3'
+is "$?" 0 "tini -e 3 remaps exit code 3"
+
+# dumb-init: the child is a session leader, unless DUMB_INIT_SETSID=0.
+is "$("$TMP/dumb-init" -- awk '{print ($6 == $1) ? "leader" : "member"}' /proc/self/stat)" leader \
+	"as dumb-init, the child leads its own session"
+is "$(DUMB_INIT_SETSID=0 "$TMP/dumb-init" -- awk '{print ($6 == $1) ? "leader" : "member"}' /proc/self/stat)" member \
+	"as dumb-init with DUMB_INIT_SETSID=0, it does not"
+is "$(run_rec d1 USR1 "$TMP/dumb-init")" "child 10 grandchild 10 " "as dumb-init, signals go to the session's group"
+is "$(run_rec d2 TERM "$TMP/dumb-init" -r 15:12)" "child 12 grandchild 12 " "dumb-init -r 15:12 rewrites by number"
+"$TMP/dumb-init" -V | grep -q "^dumb-init v"
+ok $? "dumb-init -V prints a dumb-init version line"
+
+# catatonit
+"$TMP/catatonit" -V | grep -q "^catatonit v"
+ok $? "catatonit -V prints a catatonit version line"
+"$TMP/catatonit" -L | grep -q "MIT License"
+ok $? "catatonit -L prints the license"
+
+# pause: as PID 1 of a namespace it reaps the zombies of the namespace and exits 0 on
+# SIGTERM and SIGINT; other signals leave it running.
+for sig in TERM INT; do
+	unshare --pid --fork --mount-proc "$TMP/pause" &
+	u=$!
+	wait_for pgrep -P $u >/dev/null
+	p1=$(pgrep -P $u)
+	if [ $sig = TERM ]; then
+		nsenter -t $p1 -p -m "$FIXTURES/orphans" 200
+		sleep 0.5
+		z=$(nsenter -t $p1 -p -m sh -c "grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l")
+		is "$z" 0 "pause reaps the 200 orphans left in its namespace"
+		kill -USR1 $p1
+		sleep 0.2
+		ok $(kill -0 $p1; echo $?) "pause ignores SIGUSR1"
+	fi
+	kill -$sig $p1
+	wait $u
+	is "$?" 0 "pause exits 0 on SIG$sig"
+done
