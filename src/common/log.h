@@ -3,6 +3,9 @@
 #ifndef PIDONE_LOG_H
 #define PIDONE_LOG_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 enum log_level {
 	LOG_LVL_ERROR = 0,
 	LOG_LVL_WARN = 1,
@@ -17,6 +20,14 @@ int log_verbosity(void);
 
 /* Refreshes the cached PID shown in the prefix (after the PID changed, e.g. in a child). */
 void log_refresh_pid(void);
+
+/* snprintf without libc's printf: formats into buf (always NUL-terminated when size > 0)
+ * and returns the length the whole output needed.  Knows the flags '-' and '0', width and
+ * precision (also '*'), the lengths hh h l ll z t j, and d i u o x X p c s m %. */
+size_t log_format(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+size_t log_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

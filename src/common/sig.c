@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Signal name table and parsing of signal names and numbers. */
 #include "sig.h"
+#include "log.h"
 #include "numparse.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -81,12 +81,12 @@ const char *sig_name(int sig, char *buf, unsigned len)
 
 	for (i = 0; i < SIG_TABLE_LEN; i++)
 		if (sig_table[i].num == sig) {
-			snprintf(buf, len, "SIG%s", sig_table[i].name);
+			log_format(buf, len, "SIG%s", sig_table[i].name);
 			return buf;
 		}
 	if (sig >= SIG_RTMIN_ABI && sig <= SIG_MAX)
-		snprintf(buf, len, "SIGRTMIN+%d", sig - SIG_RTMIN_ABI);
+		log_format(buf, len, "SIGRTMIN+%d", sig - SIG_RTMIN_ABI);
 	else
-		snprintf(buf, len, "SIG%d", sig);
+		log_format(buf, len, "SIG%d", sig);
 	return buf;
 }

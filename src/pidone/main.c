@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -73,26 +72,48 @@ static const char license_text[] =
 	"OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE\n"
 	"SOFTWARE.\n";
 
+/* write(2) rather than stdio, which would more than double the size of a static pidone. */
+static void put_text(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
 static void print_version(enum personality persona)
 {
+	char line[128];
+	size_t n = 0;
+
 	switch (persona) {
 	case PERSONA_TINI:
 		/* docker info parses exactly this shape. */
-		printf("tini version 0.19.0 - git.pidone-%s\n", PACKAGE_VERSION);
+		n = log_format(line, sizeof(line), "tini version 0.19.0 - git.pidone-%s\n",
+			       PACKAGE_VERSION);
 		break;
 	case PERSONA_DUMB_INIT:
-		printf("dumb-init v1.2.5 (pidone %s)\n", PACKAGE_VERSION);
+		n = log_format(line, sizeof(line), "dumb-init v1.2.5 (pidone %s)\n", PACKAGE_VERSION);
 		break;
 	case PERSONA_CATATONIT:
-		printf("catatonit v0.1.7 (pidone %s)\n", PACKAGE_VERSION);
+		n = log_format(line, sizeof(line), "catatonit v0.1.7 (pidone %s)\n", PACKAGE_VERSION);
 		break;
 	case PERSONA_PAUSE:
-		printf("pause (pidone %s)\n", PACKAGE_VERSION);
+		n = log_format(line, sizeof(line), "pause (pidone %s)\n", PACKAGE_VERSION);
 		break;
 	case PERSONA_PIDONE:
-		printf("pidone version %s - git.%s\n", PACKAGE_VERSION, PIDONE_GIT_HASH);
+		n = log_format(line, sizeof(line), "pidone version %s - git.%s\n", PACKAGE_VERSION,
+			       PIDONE_GIT_HASH);
 		break;
 	}
+	put_text(STDOUT_FILENO, line, n < sizeof(line) ? n : sizeof(line) - 1);
 }
 
 /* Blocks every signal but the synchronous faults, which must kill us (a handler for
@@ -155,18 +176,22 @@ int main(int argc, char **argv)
 
 	log_init("pidone", 1);
 	if (opts_parse(&cfg, argc, argv, env_lookup, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pidone: %s\nTry 'pidone --help' for more information.\n", err);
+		char line[sizeof(err) + 64];
+		size_t n = log_format(line, sizeof(line),
+				      "pidone: %s\nTry 'pidone --help' for more information.\n", err);
+
+		put_text(STDERR_FILENO, line, n < sizeof(line) ? n : sizeof(line) - 1);
 		return STATUS_USAGE;
 	}
 	switch (cfg.action) {
 	case OPTS_HELP:
-		fputs(usage_text, stdout);
+		put_text(STDOUT_FILENO, usage_text, sizeof(usage_text) - 1);
 		return 0;
 	case OPTS_VERSION:
 		print_version(cfg.persona);
 		return 0;
 	case OPTS_LICENSE:
-		fputs(license_text, stdout);
+		put_text(STDOUT_FILENO, license_text, sizeof(license_text) - 1);
 		return 0;
 	case OPTS_RUN:
 		break;

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,7 +18,9 @@ static struct sockaddr_un manager_addr;
 static socklen_t manager_len;
 static enum notify_mode mode = NOTIFY_OFF;
 static bool stopping_sent;
-static char relay_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+/* "NOTIFY_SOCKET=" and the relay socket's address: the command's environment entry. */
+#define RELAY_ENV_NAME "NOTIFY_SOCKET="
+static char relay_env[sizeof(RELAY_ENV_NAME) + sizeof(((struct sockaddr_un *)0)->sun_path)];
 
 static int fill_addr(struct sockaddr_un *sa, socklen_t *len, const char *path)
 {
@@ -48,6 +49,20 @@ static void send_to_manager(const char *msg, size_t len)
 	close(fd);
 }
 
+/* Points the environment's first "NAME=" entry at assignment.  The variable is known to be
+ * set, so no allocation is needed: setenv() would pull malloc into the static build. */
+static void env_replace(char *assignment)
+{
+	size_t n = (size_t)(strchr(assignment, '=') - assignment) + 1;
+	char **e;
+
+	for (e = environ; *e; e++)
+		if (!strncmp(*e, assignment, n)) {
+			*e = assignment;
+			return;
+		}
+}
+
 int notify_setup(struct pidone *st)
 {
 	const char *sock = getenv("NOTIFY_SOCKET");
@@ -69,8 +84,8 @@ int notify_setup(struct pidone *st)
 	if (mode != NOTIFY_RELAY)
 		return 0;
 	/* An abstract socket needs no writable directory and vanishes with pidone. */
-	snprintf(relay_path, sizeof(relay_path), "@pidone-notify-%ld", (long)getpid());
-	if (fill_addr(&sa, &len, relay_path) < 0)
+	log_format(relay_env, sizeof(relay_env), RELAY_ENV_NAME "@pidone-notify-%ld", (long)getpid());
+	if (fill_addr(&sa, &len, relay_env + sizeof(RELAY_ENV_NAME) - 1) < 0)
 		return -EINVAL;
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
@@ -82,7 +97,7 @@ int notify_setup(struct pidone *st)
 		return -err;
 	}
 	st->notify_fd = fd;
-	setenv("NOTIFY_SOCKET", relay_path, 1);
+	env_replace(relay_env);
 	return 0;
 }
 

@@ -3,12 +3,12 @@
  * variables are applied first, so the command line always wins. */
 #include "options.h"
 #include "duration.h"
+#include "log.h"
 #include "numparse.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -194,7 +194,7 @@ struct env_ctx {
 
 static int env_error(struct env_ctx *ctx, const char *name, const char *value, const char *what)
 {
-	snprintf(ctx->err, ctx->errlen, "invalid %s '%s' in %s", what, value, name);
+	log_format(ctx->err, ctx->errlen, "invalid %s '%s' in %s", what, value, name);
 	return -EINVAL;
 }
 
@@ -314,7 +314,7 @@ static const char *current_option(char **argv, int optind_now, int opt)
 
 static int usage_error(char *err, unsigned errlen, const char *fmt, const char *a, const char *b)
 {
-	snprintf(err, errlen, fmt, a, b);
+	log_format(err, errlen, fmt, a, b);
 	return -EINVAL;
 }
 

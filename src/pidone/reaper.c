@@ -2,12 +2,12 @@
 /* Reaping (SPEC 2.4 step 4) and descendant discovery for the subreaper case. */
 #include "reaper.h"
 #include "log.h"
+#include "numparse.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -83,7 +83,7 @@ static int push_children(int pid, int *count)
 	long n;
 	int dfd;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	log_format(path, sizeof(path), "/proc/%d/task", pid);
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
@@ -92,22 +92,21 @@ static int push_children(int pid, int *count)
 
 		while (off < n) {
 			struct linux_dirent64 *d = (struct linux_dirent64 *)(dents + off);
-			char *p, *end;
+			const char *p, *end;
+			unsigned long long c;
 
 			off += d->d_reclen;
 			if (d->d_name[0] < '0' || d->d_name[0] > '9')
 				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", pid, d->d_name);
+			log_format(path, sizeof(path), "/proc/%d/task/%s/children", pid, d->d_name);
 			if (read_small(path, buf, sizeof(buf)) <= 0)
 				continue;
-			for (p = buf; *p;) {
-				long c = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
+			/* "pid pid pid " */
+			for (p = buf; parse_u64_prefix(p, INT32_MAX, &c, &end) == 0; p = end + 1) {
 				if (*count < SWEEP_MAX)
 					sweep_list[(*count)++] = (int)c;
-				p = end;
+				if (!*end)
+					break;
 			}
 		}
 	}

@@ -3,13 +3,14 @@
  * no allocation, no stdio, _exit() on failure. */
 #include "spawn.h"
 #include "log.h"
+#include "numparse.h"
 #include "proc.h"
 #include "sys.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -22,11 +23,12 @@ static void fix_listen_pid(pid_t parent)
 {
 	static char buf[32];
 	const char *v = getenv("LISTEN_PID");
-	char digits[16];
+	char digits[16], **e;
 	pid_t self = getpid();
+	unsigned listen_pid;
 	int n = 0, i;
 
-	if (!v || atol(v) != (long)parent)
+	if (!v || parse_uint(v, INT32_MAX, &listen_pid) < 0 || listen_pid != (unsigned)parent)
 		return;
 	do {
 		digits[n++] = (char)('0' + self % 10);
@@ -36,7 +38,12 @@ static void fix_listen_pid(pid_t parent)
 	for (i = 0; i < n; i++)
 		buf[11 + i] = digits[n - 1 - i];
 	buf[11 + n] = '\0';
-	putenv(buf);
+	/* Replace the entry in place: putenv() may allocate, which a forked child must not. */
+	for (e = environ; *e; e++)
+		if (!strncmp(*e, "LISTEN_PID=", 11)) {
+			*e = buf;
+			break;
+		}
 }
 
 static __attribute__((noreturn)) void child_exec(struct pidone *st, int errpipe, pid_t parent)
