@@ -4,7 +4,7 @@
 # (SPEC 2.4 steps 5-6, issue 3 tests 1-5).
 . "$TESTLIB"
 require_root
-plan 19
+plan 23
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
@@ -30,6 +30,24 @@ wait $pid
 rc=$?
 dt=$(( $(ms) - t0 ))
 ok $([ $rc = 137 ] && [ $dt -lt 500 ]; echo $?) "--grace 0 kills at once ($rc after $dt ms)"
+
+# Every shutdown signal starts the grace timer.  systemd's SIGRTMIN+3 (halt) reaches
+# the command as SIGTERM followed by SIGCONT.
+"$PIDONE" -t 500ms -- "$FIXTURES/sigrec" -o "$TMP/rt3" -r "$TMP/rt3.ready" -i TERM -t 20 &
+pid=$!
+wait_for test -e "$TMP/rt3.ready"
+kill -s RTMIN+3 $pid
+wait $pid
+is "$?" 137 "SIGRTMIN+3 starts the grace timer: the stubborn command is killed"
+is "$(cat "$TMP/rt3")" "child 18" "SIGRTMIN+3 is sent on as SIGTERM (ignored here) and SIGCONT"
+for sig in INT QUIT; do
+	"$PIDONE" -t 300ms -- "$FIXTURES/sigrec" -o "$TMP/s$sig" -r "$TMP/s$sig.ready" -n 5 -t 20 &
+	pid=$!
+	wait_for test -e "$TMP/s$sig.ready"
+	kill -$sig $pid
+	wait $pid
+	is "$?/$(cat "$TMP/s$sig")" "137/child $(kill -l $sig)" "SIG$sig is forwarded and starts the grace timer"
+done
 
 # 2. The command exits while a daemonized worker runs; the worker needs 300 ms after
 # SIGTERM to finish its data file.  As subreaper and as PID 1.
