@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* The child's side: everything between clone and exec, in order. */
+#ifndef NSSPAWN_CHILD_H
+#define NSSPAWN_CHILD_H
+
+#include <stdint.h>
+
+#include "options.h"
+#include "sig.h"
+
+/* The step that failed, reported to the parent with its errno. */
+enum child_step {
+	CHILD_HOSTNAME = 1,
+	CHILD_PROPAGATION,
+	CHILD_PROC,
+	CHILD_CAPS_BOUNDING,
+	CHILD_GROUPS,
+	CHILD_GID,
+	CHILD_UID,
+	CHILD_CAPS,
+	CHILD_NO_NEW_PRIVS,
+	CHILD_SETSID,
+	CHILD_PDEATHSIG,
+	CHILD_EXEC,
+};
+
+struct child_report {
+	int32_t step;
+	int32_t err;
+};
+
+struct child_ctx {
+	const struct ns_config *cfg;
+	uint64_t created;   /* the CLONE_NEW* namespaces the clone created */
+	char **argv;        /* what to execute: the command, or pidone and the command */
+	int sync_fd;        /* read end: one byte means go on; end of file means nsspawn died */
+	int report_fd;      /* write end, close-on-exec: silent when exec succeeds */
+	ksigset_t orig_mask;
+};
+
+/* Runs in the new child: waits for the parent, sets everything up, executes the
+ * command.  Only async-signal-safe calls; never returns.  Exit status 125 on a setup
+ * failure, 126/127 when exec fails. */
+__attribute__((noreturn)) void child_run(const struct child_ctx *ctx);
+
+#endif

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/* nsspawn: runs a command in new or existing namespaces, usually pidone as PID 1.
+ * main() turns errors into one line "nsspawn: cause: fix" and exit status 125; the
+ * modules it calls only return -errno. */
+#include "child.h"
+#include "idmap.h"
+#include "log.h"
+#include "namespaces.h"
+#include "options.h"
+#include "proc.h"
+#include "sys.h"
+#include "wait.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#ifndef NSSPAWN_PIDONE_PATH
+#define NSSPAWN_PIDONE_PATH "/usr/local/bin/pidone"
+#endif
+
+#define EXIT_SETUP 125
+
+static const char usage_text[] =
+	"Usage: nsspawn [OPTIONS] [--] COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND in new namespaces (PID and mount when none is chosen), with a fresh\n"
+	"/proc, or in the namespaces of a running process.\n"
+	"\n"
+	"Namespaces:\n"
+	"  -p, --pid                 new PID namespace (COMMAND is its PID 1)\n"
+	"  -m, --mount               new mount namespace\n"
+	"  -u, --uts                 new UTS namespace\n"
+	"  -i, --ipc                 new IPC namespace\n"
+	"  -n, --net                 new network namespace\n"
+	"  -U, --user                new user namespace; you are root inside (no privilege needed)\n"
+	"  -C, --cgroup              new cgroup namespace\n"
+	"  -T, --time                new time namespace\n"
+	"      --map-user U          your uid inside the new user namespace (default 0)\n"
+	"      --map-group G         your gid inside the new user namespace (default 0)\n"
+	"      --join PID            enter every namespace of PID first\n"
+	"      --join-ns FILE        enter the namespace FILE, e.g. /proc/PID/ns/net (repeatable)\n"
+	"\n"
+	"Mounts and names:\n"
+	"      --propagation MODE    private (default), slave, shared or unchanged for /\n"
+	"      --proc DIR            mount the new proc at DIR (default /proc)\n"
+	"      --no-proc             do not mount a new proc\n"
+	"      --hostname NAME       set the hostname (implies -u)\n"
+	"      --init[=PATH]         run pidone as PID 1 and COMMAND as its child\n"
+	"\n"
+	"Privileges:\n"
+	"      --uid U, --gid G      switch to user U, group G before exec\n"
+	"      --groups G,G...       supplementary groups (empty: none)\n"
+	"      --cap-drop CAPS       drop capabilities ('all' or names, comma-separated)\n"
+	"      --cap-add CAPS        keep capabilities (applied after the drops before it)\n"
+	"      --no-new-privs        set no_new_privs\n"
+	"      --die-with-parent     kill COMMAND when nsspawn's parent dies\n"
+	"      --new-session         run COMMAND in a new session\n"
+	"\n"
+	"  -v, --verbose             log each step to stderr\n"
+	"  -h, --help                print this help\n"
+	"  -V, --version             print the version\n"
+	"\n"
+	"Exit status: COMMAND's; nsspawn dies of the signal that killed COMMAND;\n"
+	"125 nsspawn failed (bad usage included); 126 COMMAND not executable;\n"
+	"127 COMMAND not found.\n";
+
+/* Prints "nsspawn: " and the message, and gives the setup-failure status. */
+static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "nsspawn: %s\n", line);
+	return EXIT_SETUP;
+}
+
+/* pidone for --init: next to our own binary (the build tree, or bindir after
+ * installation), then the configured bindir, then PATH when executed. */
+static const char *find_pidone(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 8);
+	char *slash;
+
+	if (n > 0) {
+		buf[n] = '\0';
+		slash = strrchr(buf, '/');
+		if (slash) {
+			strcpy(slash + 1, "pidone");
+			if (access(buf, X_OK) == 0)
+				return buf;
+		}
+	}
+	if (access(NSSPAWN_PIDONE_PATH, X_OK) == 0)
+		return NSSPAWN_PIDONE_PATH;
+	return "pidone";
+}
+
+/* The argv to execute: the command, or "pidone -- COMMAND..." with --init. */
+static char **build_argv(const struct ns_config *cfg, const char *pidone)
+{
+	char **argv;
+	size_t n = 0, i;
+
+	if (!cfg->init)
+		return cfg->argv;
+	while (cfg->argv[n])
+		n++;
+	argv = calloc(n + 3, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	argv[0] = (char *)pidone;
+	argv[1] = (char *)"--";
+	for (i = 0; i < n; i++)
+		argv[i + 2] = cfg->argv[i];
+	return argv;
+}
+
+/* The join options; remembers where the PID namespace came from, for the ENOMEM
+ * message of a namespace whose init is gone. */
+static int join_namespaces(const struct ns_config *cfg, const char **pidns_from)
+{
+	int fds[NS_JOIN_MAX];
+	uint64_t types[NS_JOIN_MAX], joined;
+	char names[128];
+	unsigned i, failed = 0;
+	int r;
+
+	if (cfg->join_pid) {
+		r = ns_join_pid(cfg->join_pid, &joined);
+		if (r == -ESRCH)
+			return fail("no process %d to join: check the PID", (int)cfg->join_pid);
+		if (r == -EPERM)
+			return fail("joining the namespaces of PID %d needs CAP_SYS_ADMIN: "
+				    "run as root, or as the owner of its user namespace",
+				    (int)cfg->join_pid);
+		if (r < 0)
+			return fail("cannot join the namespaces of PID %d: %s: check the PID",
+				    (int)cfg->join_pid, strerror(-r));
+		if (joined & CLONE_NEWPID)
+			*pidns_from = "PID";
+		log_info("joined the %s namespaces of PID %d",
+			 joined ? ns_describe(joined, names, sizeof(names)) : "(no different)",
+			 (int)cfg->join_pid);
+	}
+	for (i = 0; i < cfg->njoin_ns; i++) {
+		fds[i] = ns_open_file(cfg->join_ns[i], &types[i]);
+		if (fds[i] == -ENOTTY)
+			r = fail("%s is not a namespace file: give /proc/PID/ns/NAME "
+				 "or a bind mount of one", cfg->join_ns[i]);
+		else if (fds[i] < 0)
+			r = fail("cannot open %s: %s: give /proc/PID/ns/NAME or a bind mount of one",
+				 cfg->join_ns[i], strerror(-fds[i]));
+		else
+			continue;
+		while (i > 0)
+			close(fds[--i]);
+		return r;
+	}
+	if (cfg->njoin_ns) {
+		r = ns_join_fds(fds, types, cfg->njoin_ns, &failed);
+		for (i = 0; i < cfg->njoin_ns; i++) {
+			close(fds[i]);
+			if (types[i] == CLONE_NEWPID)
+				*pidns_from = cfg->join_ns[i];
+		}
+		if (r == -EPERM)
+			return fail("joining %s needs CAP_SYS_ADMIN: run as root, or as the owner "
+				    "of its user namespace", cfg->join_ns[failed]);
+		if (r < 0)
+			return fail("cannot join %s: %s: give a namespace of a running process",
+				    cfg->join_ns[failed], strerror(-r));
+		log_info("joined %u namespace file(s)", cfg->njoin_ns);
+	}
+	return 0;
+}
+
+/* nsspawn's own parent-death signal; the child arms its own against nsspawn. */
+static int die_with_parent(void)
+{
+	pid_t parent = getppid();
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return fail("cannot set the parent death signal: %s: drop --die-with-parent",
+			    strerror(errno));
+	if (getppid() != parent)
+		return fail("the parent of nsspawn is already gone: %s",
+			    "nothing was started (--die-with-parent)");
+	return 0;
+}
+
+static int fork_failed(const struct ns_config *cfg, const char *pidns_from, int err)
+{
+	char names[128];
+
+	ns_describe(cfg->clone_flags, names, sizeof(names));
+	if (err == ENOMEM && pidns_from) {
+		if (!strcmp(pidns_from, "PID"))
+			return fail("the PID namespace of PID %d has no init process any more: "
+				    "join a namespace whose PID 1 is running", (int)cfg->join_pid);
+		return fail("the PID namespace %s has no init process any more: "
+			    "join a namespace whose PID 1 is running", pidns_from);
+	}
+	if ((err == EPERM || err == ENOSPC || err == EUSERS) &&
+	    (cfg->clone_flags & CLONE_NEWUSER))
+		return fail("cannot create %s namespaces: %s: check that user namespaces are "
+			    "enabled (user.max_user_namespaces)", names, strerror(err));
+	if (err == EPERM)
+		return fail("creating %s namespaces needs CAP_SYS_ADMIN: run as root or add -U",
+			    names);
+	if (err == EINVAL && cfg->clone_flags)
+		return fail("cannot create %s namespaces: %s: the kernel lacks one of them",
+			    names, strerror(err));
+	return fail("cannot create the child: %s: %s", strerror(err),
+		    "free some memory or raise the process limits");
+}
+
+static int child_failed(const struct ns_config *cfg, char **argv, const struct child_report *rep)
+{
+	const char *e = strerror(rep->err);
+
+	switch ((enum child_step)rep->step) {
+	case CHILD_HOSTNAME:
+		return fail("cannot set the hostname to '%s': %s: pick a shorter name",
+			    cfg->hostname, e);
+	case CHILD_PROPAGATION:
+		return fail("cannot make / %s in the new mount namespace: %s: "
+			    "try --propagation unchanged", opts_propagation_name(cfg->propagation),
+			    e);
+	case CHILD_PROC:
+		return fail("cannot mount a new proc on %s: %s: use --no-proc, or run where "
+			    "/proc is not masked, read-only or mounted with hidepid",
+			    cfg->proc_dir, e);
+	case CHILD_CAPS_BOUNDING:
+		return fail("cannot shrink the capability bounding set: %s: "
+			    "nsspawn needs CAP_SETPCAP for --cap-drop", e);
+	case CHILD_GROUPS:
+		return fail("cannot set the supplementary groups: %s: "
+			    "run as root or drop --groups", e);
+	case CHILD_GID:
+		return fail("cannot switch to gid %u: %s: run as root or map the group with -U",
+			    (unsigned)cfg->gid, e);
+	case CHILD_UID:
+		return fail("cannot switch to uid %u: %s: run as root or map the user with -U",
+			    (unsigned)cfg->uid, e);
+	case CHILD_CAPS:
+		return fail("cannot set the capability sets: %s: "
+			    "--cap-add can only keep capabilities nsspawn holds", e);
+	case CHILD_NO_NEW_PRIVS:
+		return fail("cannot set no_new_privs: %s: the kernel is too old", e);
+	case CHILD_SETSID:
+		return fail("cannot start a new session: %s: drop --new-session", e);
+	case CHILD_PDEATHSIG:
+		return fail("cannot set the parent death signal: %s: drop --die-with-parent", e);
+	case CHILD_EXEC:
+		fprintf(stderr, "nsspawn: cannot execute '%s': %s\n", argv[0], e);
+		return rep->err == ENOENT || rep->err == ENOTDIR ? 127 : 126;
+	}
+	return fail("the child failed to start: %s", e);
+}
+
+static int map_ids(const struct ns_config *cfg, pid_t pid)
+{
+	static const char *const files[] = {
+		[IDMAP_UID_MAP] = "uid_map",
+		[IDMAP_SETGROUPS] = "setgroups",
+		[IDMAP_GID_MAP] = "gid_map",
+	};
+	enum idmap_step step;
+	int r;
+
+	r = idmap_write(pid, cfg->map_uid, cfg->map_gid, &step);
+	if (r < 0)
+		return fail("cannot write the %s of the new user namespace: %s: "
+			    "map only your own uid and gid", files[step], strerror(-r));
+	log_info("mapped uid %u and gid %u inside to %u and %u", (unsigned)cfg->map_uid,
+		 (unsigned)cfg->map_gid, (unsigned)geteuid(), (unsigned)getegid());
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct ns_config cfg;
+	struct child_report rep;
+	struct child_ctx ctx;
+	struct ns_wait w;
+	const char *pidns_from = NULL;
+	char err[256], pidone_buf[PATH_MAX], names[128];
+	int sync_pipe[2], report_pipe[2], pidfd, r;
+	char **exec_argv;
+	siginfo_t info;
+	ssize_t n;
+	pid_t pid;
+
+	log_init("nsspawn", 1);
+	if (opts_parse(&cfg, argc, argv, err, sizeof(err)) < 0)
+		return fail("%s", err);
+	switch (cfg.action) {
+	case NS_HELP:
+		fputs(usage_text, stdout);
+		return 0;
+	case NS_VERSION:
+		printf("nsspawn version %s - git.%s\n", PACKAGE_VERSION, PIDONE_GIT_HASH);
+		return 0;
+	case NS_RUN:
+		break;
+	}
+	log_set_verbosity(cfg.verbosity);
+
+	exec_argv = build_argv(&cfg, cfg.init_path ? cfg.init_path
+						   : find_pidone(pidone_buf, sizeof(pidone_buf)));
+	if (!exec_argv)
+		return fail("out of memory: %s", "free some memory");
+	r = join_namespaces(&cfg, &pidns_from);
+	if (r)
+		return r;
+	/* After joining: entering a user namespace clears the parent-death signal. */
+	if (cfg.die_with_parent && (r = die_with_parent()))
+		return r;
+
+	r = wait_setup(&w);
+	if (r < 0)
+		return fail("cannot set up signal forwarding: %s: %s", strerror(-r),
+			    "raise the file descriptor limit");
+	if (pipe2(sync_pipe, O_CLOEXEC) < 0 || pipe2(report_pipe, O_CLOEXEC) < 0)
+		return fail("cannot create a pipe: %s: raise the file descriptor limit",
+			    strerror(errno));
+	if (cfg.clone_flags)
+		log_info("creating %s namespaces",
+			 ns_describe(cfg.clone_flags, names, sizeof(names)));
+	fflush(NULL);
+	pid = proc_fork(cfg.clone_flags, &pidfd);
+	if (pid < 0)
+		return fork_failed(&cfg, pidns_from, -pid);
+	if (pid == 0) {
+		close(sync_pipe[1]);
+		close(report_pipe[0]);
+		ctx.cfg = &cfg;
+		ctx.created = cfg.clone_flags;
+		ctx.argv = exec_argv;
+		ctx.sync_fd = sync_pipe[0];
+		ctx.report_fd = report_pipe[1];
+		ctx.orig_mask = w.orig_mask;
+		child_run(&ctx);
+	}
+	close(sync_pipe[0]);
+	close(report_pipe[1]);
+
+	if (cfg.clone_flags & CLONE_NEWUSER) {
+		r = map_ids(&cfg, pid);
+		if (r) {
+			/* The child reads end of file and exits without running anything. */
+			close(sync_pipe[1]);
+			wait_reap(pid, &info);
+			return r;
+		}
+	}
+	/* sync_pipe[1] stays open while we live: the child's --die-with-parent check. */
+	if (write(sync_pipe[1], "x", 1) != 1) {
+		r = errno;
+		wait_reap(pid, &info);
+		return fail("cannot start the child: %s: %s", strerror(r), "try again");
+	}
+	do {
+		n = read(report_pipe[0], &rep, sizeof(rep));
+	} while (n < 0 && errno == EINTR);
+	close(report_pipe[0]);
+	if (n == (ssize_t)sizeof(rep)) {
+		wait_reap(pid, &info);
+		return child_failed(&cfg, exec_argv, &rep);
+	}
+	log_info("started %s as PID %d%s", exec_argv[0], (int)pid,
+		 pidfd < 0 ? " (no pidfd: the kernel refused it)" : "");
+
+	r = wait_run(&w, pid, pidfd, &info);
+	if (r < 0)
+		return fail("cannot wait for the command: %s: %s", strerror(-r), "report a bug");
+	if (info.si_code == CLD_EXITED)
+		log_info("PID %d exited with %d", (int)pid, info.si_status);
+	else
+		log_info("PID %d was killed by signal %d", (int)pid, info.si_status);
+	return wait_mirror(&info);
+}
