@@ -17,3 +17,4 @@ include tests/unit/local.mk
 include tests/fixtures/local.mk
 include tests/integration/local.mk
 include tests/runtimes/local.mk
+include tests/hardening.mk
