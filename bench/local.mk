@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# "make bench": pidone against tini, dumb-init and catatonit (issue 6).  Needs root; writes
+# docs/benchmarks.md in the source tree.  The full run is not part of "make check": a smoke
+# test runs it on tiny sizes so that it keeps working.
+check_PROGRAMS += bench/initbench
+bench_initbench_SOURCES = bench/initbench.c
+EXTRA_DIST += bench/run.sh docs/benchmarks.md
+
+bench_env = PIDONE='$(abs_top_builddir)/pidone' \
+	PIDONE_STATIC='$(abs_top_builddir)/pidone-static' \
+	INITBENCH='$(abs_top_builddir)/bench/initbench'
+
+bench: pidone pidone-static bench/initbench
+	$(bench_env) $(SHELL) $(top_srcdir)/bench/run.sh --out $(top_srcdir)/docs/benchmarks.md
+.PHONY: bench
+
+bench_scenarios = tests/integration/bench-smoke.sh
+TESTS += $(bench_scenarios)
+EXTRA_DIST += $(bench_scenarios)

@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: MIT */
+/* The measuring half of "make bench": runs container inits side by side, interleaved
+ * (A B C A B C ...) so that a noisy machine hits every contender alike, and prints one
+ * line per contender and figure.  bench/run.sh turns the lines into the table.
+ *
+ *   initbench startup ROUNDS NAME=INIT...     fork+exec+wait of "INIT -- /bin/true"
+ *   initbench idle SECONDS NAME=INIT...       VmRSS and wake-ups of "INIT -- sleep"
+ *   initbench signal ROUNDS NAME=INIT...      SIGUSR1 to the init until the handler runs
+ *   initbench stop ROUNDS NAME=INIT...        SIGTERM to the init until it has exited
+ *   initbench storm ORPHANS ROUNDS NAME=INIT...  orphans exiting at once
+ *
+ * Every run but startup has the init as PID 1 of a fresh PID namespace, as in a container.
+ * The init's own command is this program again, in one of its helper roles:
+ *   initbench sigtarget                       timestamps SIGUSR1 on its stdout
+ *   initbench stormcmd ORPHANS                makes the orphans, releases them on request
+ * Output lines: "FIGURE NAME VALUE..." with times in nanoseconds and sizes in KiB. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct contender {
+	const char *name;
+	const char *path;
+	pid_t pid;  /* the running init (host PID) */
+	int out_fd; /* read end of the init's stdout */
+	int in_fd;  /* write end of the init's stdin */
+	uint64_t *samples;
+	uint64_t *samples2;
+	size_t n;
+};
+
+static const char *self_path;
+/* Writable copies for argv arrays (-Wwrite-strings). */
+static char dashdash[] = "--", bin_true[] = "/bin/true", bin_sleep[] = "/bin/sleep",
+	    long_time[] = "100000", arg_sigtarget[] = "sigtarget", arg_stormcmd[] = "stormcmd";
+
+static void die(const char *what)
+{
+	fprintf(stderr, "initbench: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The q-quantile (0..1) of n samples, nearest rank; sorts the array. */
+static uint64_t quantile(uint64_t *v, size_t n, double q)
+{
+	size_t i;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	if (q == 0.5 && n % 2 == 0)
+		return (v[n / 2 - 1] + v[n / 2]) / 2;
+	i = (size_t)(q * (double)n);
+	return v[i >= n ? n - 1 : i];
+}
+
+static size_t parse_contenders(int argc, char **argv, struct contender **out, size_t per)
+{
+	struct contender *c = calloc((size_t)argc, sizeof(*c));
+	int i;
+
+	if (!c)
+		die("calloc");
+	for (i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq) {
+			fprintf(stderr, "initbench: expected NAME=PATH, got '%s'\n", argv[i]);
+			exit(2);
+		}
+		*eq = '\0';
+		c[i].name = argv[i];
+		c[i].path = eq + 1;
+		c[i].pid = -1;
+		c[i].samples = calloc(per ? per : 1, sizeof(uint64_t));
+		c[i].samples2 = calloc(per ? per : 1, sizeof(uint64_t));
+		if (!c[i].samples || !c[i].samples2)
+			die("calloc");
+	}
+	*out = c;
+	return (size_t)argc;
+}
+
+static unsigned long parse_num(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end) {
+		fprintf(stderr, "initbench: not a number: '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static void read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "initbench: a contender's command stopped talking (%s)\n",
+				n < 0 ? strerror(errno) : "end of file");
+			exit(3);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die("write");
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Starts "INIT -- initbench ARGS..." as PID 1 of a new PID namespace, its stdin and stdout
+ * pipes to us, its stderr on /dev/null (tini and dumb-init talk there). */
+static void start_in_pidns(struct contender *c, char *const cmd[])
+{
+	char *argv[8];
+	int to_child[2], from_child[2];
+	long pid;
+	int i = 0;
+
+	argv[i++] = (char *)c->path;
+	argv[i++] = dashdash;
+	while (*cmd && i < 7)
+		argv[i++] = *cmd++;
+	argv[i] = NULL;
+	if (pipe2(to_child, O_CLOEXEC) < 0 || pipe2(from_child, O_CLOEXEC) < 0)
+		die("pipe2");
+	pid = syscall(SYS_clone, (unsigned long)(CLONE_NEWPID | SIGCHLD), NULL, NULL, NULL, 0);
+	if (pid < 0)
+		die("clone(CLONE_NEWPID) (needs root)");
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		dup2(to_child[0], 0);
+		dup2(from_child[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		execv(c->path, argv);
+		_exit(127);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	c->pid = (pid_t)pid;
+	c->in_fd = to_child[1];
+	c->out_fd = from_child[0];
+}
+
+static void wait_ready(struct contender *c)
+{
+	char r;
+
+	read_full(c->out_fd, &r, 1);
+}
+
+static void finish(struct contender *c)
+{
+	int status;
+
+	close(c->in_fd);
+	close(c->out_fd);
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	c->pid = -1;
+}
+
+/* Stops a running init and everything under it: SIGKILL to PID 1 empties its namespace. */
+static void kill_init(struct contender *c)
+{
+	kill(c->pid, SIGKILL);
+	finish(c);
+}
+
+/* ---- helper roles, run under the init ---- */
+
+static void on_usr1(int sig)
+{
+	uint64_t t = now_ns();
+	ssize_t r;
+
+	(void)sig;
+	r = write(STDOUT_FILENO, &t, sizeof(t));
+	(void)r;
+}
+
+static __attribute__((noreturn)) void role_sigtarget(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	write_full(STDOUT_FILENO, "R", 1);
+	for (;;)
+		pause();
+}
+
+static int role_stormcmd(unsigned long orphans)
+{
+	pid_t *pids, mid;
+	int release[2], status;
+	unsigned long i, made;
+	uint64_t t0, t1;
+	char go;
+
+	pids = mmap(NULL, orphans * sizeof(pid_t) + sizeof(unsigned long),
+		    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pids == MAP_FAILED)
+		die("mmap");
+	if (pipe(release) < 0)
+		die("pipe");
+	/* The middle process makes the orphans and exits, so that they are re-parented to
+	 * PID 1, the init under test. */
+	mid = fork();
+	if (mid < 0)
+		die("fork");
+	if (mid == 0) {
+		close(release[1]);
+		for (i = 0; i < orphans; i++) {
+			pid_t p = fork();
+
+			if (p < 0)
+				break;
+			if (p == 0) {
+				char b;
+
+				/* Blocks until the write end's last holder closes it. */
+				while (read(release[0], &b, 1) < 0 && errno == EINTR)
+					;
+				_exit(0);
+			}
+			pids[i] = p;
+		}
+		*(unsigned long *)(pids + orphans) = i;
+		_exit(0);
+	}
+	close(release[0]);
+	while (waitpid(mid, &status, 0) < 0 && errno == EINTR)
+		;
+	made = *(unsigned long *)(pids + orphans);
+	if (made < orphans)
+		fprintf(stderr, "initbench: made only %lu orphans\n", made);
+	write_full(STDOUT_FILENO, "R", 1);
+	read_full(STDIN_FILENO, &go, 1);
+	t0 = now_ns();
+	close(release[1]);
+	/* A zombie still answers kill(pid, 0); a reaped process does not. */
+	for (i = 0; i < made; i++)
+		while (kill(pids[i], 0) == 0)
+			sleep_ns(20000);
+	t1 = now_ns() - t0;
+	write_full(STDOUT_FILENO, &t1, sizeof(t1));
+	write_full(STDOUT_FILENO, &made, sizeof(made));
+	/* Stay until the driver has read the init's CPU time: end of file on stdin. */
+	while (read(STDIN_FILENO, &go, 1) > 0 || errno == EINTR)
+		;
+	return 0;
+}
+
+/* ---- figures ---- */
+
+/* Spawns argv with stdout and stderr on /dev/null and waits; returns the time taken. */
+static uint64_t time_run(char *const argv[], const posix_spawn_file_actions_t *fa)
+{
+	uint64_t t0 = now_ns();
+	pid_t pid;
+	int status, r;
+
+	r = posix_spawn(&pid, argv[0], fa, NULL, argv, environ);
+	if (r) {
+		errno = r;
+		die("posix_spawn");
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return now_ns() - t0;
+}
+
+static int fig_startup(unsigned long rounds, int argc, char **argv)
+{
+	struct contender *c;
+	posix_spawn_file_actions_t fa;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	char *truth[] = { bin_true, NULL };
+	unsigned long r;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	/* Warm the page cache and the dynamic loader's caches first. */
+	for (k = 0; k < n; k++) {
+		char *a[] = { (char *)c[k].path, dashdash, bin_true, NULL };
+
+		if (strcmp(c[k].path, "/bin/true"))
+			time_run(a, &fa);
+	}
+	for (r = 0; r < rounds; r++)
+		/* Rotate the order so that no contender always follows the same one. */
+		for (j = 0; j < n; j++) {
+			k = (j + r) % n;
+			if (!strcmp(c[k].path, "/bin/true")) {
+				c[k].samples[c[k].n++] = time_run(truth, &fa);
+			} else {
+				char *a[] = { (char *)c[k].path, dashdash, bin_true, NULL };
+
+				c[k].samples[c[k].n++] = time_run(a, &fa);
+			}
+		}
+	for (k = 0; k < n; k++)
+		printf("startup %s %llu %llu\n", c[k].name,
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.99));
+	return 0;
+}
+
+/* Reads "Key:   value" from /proc/PID/status. */
+static long status_field(pid_t pid, const char *key)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			v = strtol(line + klen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static int fig_idle(unsigned long seconds, int argc, char **argv)
+{
+	struct contender *c;
+	size_t n = parse_contenders(argc, argv, &c, 2), k;
+	char *cmd[] = { bin_sleep, long_time, NULL };
+	long before[64];
+
+	if (n > 64)
+		n = 64;
+	for (k = 0; k < n; k++)
+		start_in_pidns(&c[k], cmd);
+	/* Let them settle: the command has started, the loader is done. */
+	sleep_ns(500000000u);
+	for (k = 0; k < n; k++)
+		before[k] = status_field(c[k].pid, "voluntary_ctxt_switches") +
+			    status_field(c[k].pid, "nonvoluntary_ctxt_switches");
+	sleep_ns((uint64_t)seconds * 1000000000u);
+	for (k = 0; k < n; k++) {
+		long after = status_field(c[k].pid, "voluntary_ctxt_switches") +
+			     status_field(c[k].pid, "nonvoluntary_ctxt_switches");
+
+		printf("idle %s %ld %ld\n", c[k].name, status_field(c[k].pid, "VmRSS"),
+		       after - before[k]);
+	}
+	for (k = 0; k < n; k++)
+		kill_init(&c[k]);
+	return 0;
+}
+
+static int fig_signal(unsigned long rounds, int argc, char **argv)
+{
+	struct contender *c;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	char *cmd[] = { (char *)self_path, arg_sigtarget, NULL };
+	unsigned long r;
+
+	for (k = 0; k < n; k++)
+		start_in_pidns(&c[k], cmd);
+	for (k = 0; k < n; k++)
+		wait_ready(&c[k]);
+	for (r = 0; r < rounds; r++) {
+		for (j = 0; j < n; j++) {
+			uint64_t t0, t1;
+
+			k = (j + r) % n;
+			t0 = now_ns();
+			kill(c[k].pid, SIGUSR1);
+			read_full(c[k].out_fd, &t1, sizeof(t1));
+			c[k].samples[c[k].n++] = t1 - t0;
+		}
+		sleep_ns(200000);
+	}
+	for (k = 0; k < n; k++) {
+		kill_init(&c[k]);
+		printf("signal %s %llu %llu\n", c[k].name,
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.99));
+	}
+	return 0;
+}
+
+static int fig_stop(unsigned long rounds, int argc, char **argv)
+{
+	struct contender *c;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	char *cmd[] = { (char *)self_path, arg_sigtarget, NULL };
+	unsigned long r;
+
+	for (r = 0; r < rounds; r++)
+		for (j = 0; j < n; j++) {
+			uint64_t t0;
+
+			k = (j + r) % n;
+			start_in_pidns(&c[k], cmd);
+			wait_ready(&c[k]);
+			sleep_ns(1000000); /* the init is back in its wait */
+			t0 = now_ns();
+			kill(c[k].pid, SIGTERM);
+			finish(&c[k]);
+			c[k].samples[c[k].n++] = now_ns() - t0;
+		}
+	for (k = 0; k < n; k++)
+		printf("stop %s %llu %llu\n", c[k].name,
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.99));
+	return 0;
+}
+
+/* CPU time a task has spent running, in ns: the first field of /proc/PID/schedstat. */
+static uint64_t cpu_ns(pid_t pid)
+{
+	char path[64];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static int fig_storm(unsigned long orphans, unsigned long rounds, int argc, char **argv)
+{
+	struct contender *c;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	char num[32], *cmd[] = { (char *)self_path, arg_stormcmd, num, NULL };
+	unsigned long r;
+
+	snprintf(num, sizeof(num), "%lu", orphans);
+	for (r = 0; r < rounds; r++)
+		for (j = 0; j < n; j++) {
+			uint64_t cpu0, latency;
+			unsigned long made;
+
+			k = (j + r) % n;
+			start_in_pidns(&c[k], cmd);
+			wait_ready(&c[k]);
+			sleep_ns(50000000); /* let the machine calm down after the forks */
+			cpu0 = cpu_ns(c[k].pid);
+			write_full(c[k].in_fd, "G", 1);
+			read_full(c[k].out_fd, &latency, sizeof(latency));
+			read_full(c[k].out_fd, &made, sizeof(made));
+			c[k].samples[c[k].n] = cpu_ns(c[k].pid) - cpu0;
+			c[k].samples2[c[k].n++] = latency;
+			finish(&c[k]);
+			if (made != orphans)
+				fprintf(stderr, "initbench: %s: %lu orphans instead of %lu\n",
+					c[k].name, made, orphans);
+		}
+	for (k = 0; k < n; k++)
+		printf("storm %s %llu %llu\n", c[k].name,
+		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
+		       (unsigned long long)quantile(c[k].samples2, c[k].n, 0.5));
+	return 0;
+}
+
+static void usage(void)
+{
+	fputs("usage: initbench startup|signal|stop ROUNDS NAME=INIT...\n"
+	      "       initbench idle SECONDS NAME=INIT...\n"
+	      "       initbench storm ORPHANS ROUNDS NAME=INIT...\n",
+	      stderr);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static char exe[4096];
+	ssize_t len;
+
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "sigtarget"))
+		role_sigtarget();
+	if (!strcmp(argv[1], "stormcmd") && argc == 3)
+		return role_stormcmd(parse_num(argv[2]));
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0)
+		die("readlink /proc/self/exe");
+	self_path = exe;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 4)
+		usage();
+	if (!strcmp(argv[1], "startup"))
+		return fig_startup(parse_num(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(argv[1], "idle"))
+		return fig_idle(parse_num(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(argv[1], "signal"))
+		return fig_signal(parse_num(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(argv[1], "stop"))
+		return fig_stop(parse_num(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(argv[1], "storm") && argc >= 5)
+		return fig_storm(parse_num(argv[2]), parse_num(argv[3]), argc - 4, argv + 4);
+	usage();
+	return 2;
+}
