@@ -5,7 +5,10 @@
 # starts the engine it needs in folders of its own and removes everything afterwards; a test
 # whose engine is not installed is skipped (contrib/quickstart.sh check installs them all).
 runtime_tests = \
-	tests/runtimes/docker-entrypoint.sh
+	tests/runtimes/docker-entrypoint.sh \
+	tests/runtimes/docker-exec-orphans.sh \
+	tests/runtimes/docker-init.sh \
+	tests/runtimes/podman-init.sh
 TESTS += $(runtime_tests)
 EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c
 

@@ -67,6 +67,8 @@ rt_track_host_paths() {
 	for p in $rt_host_paths; do
 		[ -e "$p" ] || echo "$p" >> /tmp/pidone-rt.created
 	done
+	# Podman's cgroupfs manager puts pods, containers and conmon below /libpod_parent.
+	[ -e /sys/fs/cgroup/memory/libpod_parent ] || echo libpod_parent >> /tmp/pidone-rt.created
 	at_exit rt_untrack_host_paths
 }
 rt_untrack_host_paths() {
@@ -78,7 +80,10 @@ rt_untrack_host_paths() {
 		flock -n -x 8 || exit 0
 		[ -f /tmp/pidone-rt.created ] || exit 0
 		for p in $(sort -u /tmp/pidone-rt.created); do
-			case "$p" in /run/docker | /var/lib/containers | /run/containers) rm -rf "$p" ;; esac
+			case "$p" in
+			/run/docker | /var/lib/containers | /run/containers) rm -rf "$p" ;;
+			libpod_parent) rt_rm_cgroup libpod_parent ;;
+			esac
 		done
 		rm -f /tmp/pidone-rt.created
 	) 8>>"$rt_lock"
@@ -187,26 +192,14 @@ pm() {
 }
 
 rt_podman_stop() {
-	local id c
 	[ -n "${PM:-}" ] || return 0
 	pm pod rm -af -t 0 >/dev/null 2>&1
 	pm rm -af -t 0 >/dev/null 2>&1
 	pm rmi -af >/dev/null 2>&1
 	rt_umount_below "$PM"
-	# Podman's cgroupfs manager puts pods and containers below /libpod_parent.
-	for id in $(cat "$PM/cgroups" 2>/dev/null); do
-		rt_rm_cgroup "libpod_parent/$id"
-		rt_rm_cgroup "libpod_parent/libpod-$id"
-	done
-	for c in /sys/fs/cgroup/*/libpod_parent /sys/fs/cgroup/libpod_parent; do
-		[ -d "$c" ] && rmdir "$c" 2>/dev/null
-	done
 	rm -rf "$PM"
 	PM=
 }
-
-# Records a pod or container ID whose cgroup the cleanup removes.
-rt_podman_cgroup() { echo "$1" >> "$PM/cgroups"; }
 
 # rt_podman_import TAR IMAGE [--change ...]: a local image from a root filesystem tarball.
 rt_podman_import() {
