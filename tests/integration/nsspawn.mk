@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# nsspawn scenarios (issue 4, tests 1-10).  Each script speaks TAP.
+nsspawn_scenarios = \
+	tests/integration/nsspawn-pidns.sh \
+	tests/integration/nsspawn-propagation.sh \
+	tests/integration/nsspawn-orphans.sh \
+	tests/integration/nsspawn-deadns.sh \
+	tests/integration/nsspawn-userns.sh \
+	tests/integration/nsspawn-caps.sh \
+	tests/integration/nsspawn-parent-death.sh \
+	tests/integration/nsspawn-exit.sh \
+	tests/integration/nsspawn-noclone3.sh \
+	tests/integration/nsspawn-usage.sh
+TESTS += $(nsspawn_scenarios)
+EXTRA_DIST += $(nsspawn_scenarios)

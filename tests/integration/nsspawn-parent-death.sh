@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# --die-with-parent: when nsspawn's parent is SIGKILLed, the command goes too
+# (issue 4, test 7).
+. "$TESTLIB"
+require_root
+plan 4
+
+# Gone, or a zombie waiting for whoever adopted it.
+gone() { [ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" = Z ]; }
+
+# A long-running command whose command line names $TMP, so that kill_leftovers finds
+# it (and only it) whatever happens.
+HOLD=("$FIXTURES/sigrec" -o "$TMP/hold" -t 60)
+at_exit kill_leftovers
+
+# start_under_parent FLAGS...: a shell ($0 is $TMP) that runs nsspawn; sets parent,
+# nsp and cmd.
+start_under_parent() {
+	sh -c '"$NSSPAWN" "$@"; :' "$TMP" "$@" -- "${HOLD[@]}" &
+	parent=$!
+	wait_for pgrep -P "$parent" >/dev/null
+	nsp=$(pgrep -P "$parent")
+	wait_for pgrep -P "$nsp" >/dev/null
+	cmd=$(pgrep -P "$nsp")
+}
+
+start_under_parent --die-with-parent
+kill -KILL "$parent"
+wait_for gone "$cmd"
+ok $? "with --die-with-parent the command is gone after its parent's parent was killed"
+wait_for gone "$nsp"
+ok $? "nsspawn is gone too"
+
+# Control: without the option the command survives.
+start_under_parent
+kill -KILL "$parent"
+sleep 0.3
+gone "$cmd"
+ok $(( ! $? )) "control: without --die-with-parent the command survives"
+kill -KILL "$cmd"
+wait_for gone "$nsp"
+ok $? "control: nsspawn ends when its command is killed"
