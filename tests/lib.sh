@@ -75,3 +75,17 @@ count_zombies() {
 kill_leftovers() { pkill -KILL -f "$TMP" 2>/dev/null || true; }
 
 require_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }
+
+# run_sigrec NAME SIGNAL INIT...: runs "INIT... -- sigrec" with a grandchild in the
+# command's group, sends SIGNAL to INIT once both are ready, and prints who recorded
+# what on one sorted line, e.g. "child 10 grandchild 10 ".
+run_sigrec() {
+	local name=$1 sig=$2 pid
+	shift 2
+	"$@" -- "$FIXTURES/sigrec" -o "$TMP/$name" -r "$TMP/$name.ready" -g -n 1 -t 10 &
+	pid=$!
+	wait_for test -e "$TMP/$name.ready"
+	kill -"$sig" $pid
+	wait $pid
+	sort "$TMP/$name" | tr '\n' ' '
+}

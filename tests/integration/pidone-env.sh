@@ -5,22 +5,11 @@
 . "$TESTLIB"
 plan 15
 
-run_rec() { # run_rec NAME SIGNAL [env...] : starts pidone with env, sends SIGNAL, records
-	local name=$1 sig=$2
-	shift 2
-	env "$@" "$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/$name" -r "$TMP/$name.ready" -g -n 1 -t 10 &
-	local pid=$!
-	wait_for test -e "$TMP/$name.ready"
-	kill -$sig $pid
-	wait $pid
-	sleep 0.1
-	sort "$TMP/$name" | tr '\n' ' '
-}
 
-is "$(run_rec sc USR1 PIDONE_SINGLE_CHILD=1)" "child 10 " "PIDONE_SINGLE_CHILD=1 signals the child only"
-is "$(run_rec pg USR1 PIDONE_SINGLE_CHILD=1 PIDONE_PGROUP=1)" "child 10 grandchild 10 " \
+is "$(run_sigrec sc USR1 env PIDONE_SINGLE_CHILD=1 "$PIDONE")" "child 10 " "PIDONE_SINGLE_CHILD=1 signals the child only"
+is "$(run_sigrec pg USR1 env PIDONE_SINGLE_CHILD=1 PIDONE_PGROUP=1 "$PIDONE")" "child 10 grandchild 10 " \
 	"PIDONE_PGROUP=1 signals the process group"
-is "$(run_rec rw TERM PIDONE_REWRITE=TERM:USR2)" "child 12 grandchild 12 " "PIDONE_REWRITE=TERM:USR2 rewrites"
+is "$(run_sigrec rw TERM env PIDONE_REWRITE=TERM:USR2 "$PIDONE")" "child 12 grandchild 12 " "PIDONE_REWRITE=TERM:USR2 rewrites"
 
 env PIDONE_REMAP_EXIT=3,143 "$PIDONE" -- sh -c 'exit 3'
 is "$?" 0 "PIDONE_REMAP_EXIT=3,143 remaps exit 3"

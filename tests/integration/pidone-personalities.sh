@@ -8,22 +8,11 @@ plan 19
 
 for name in tini docker-init dumb-init catatonit pause; do ln -s "$PIDONE" "$TMP/$name"; done
 
-run_rec() { # run_rec NAME SIGNAL INIT [args...]: sends SIGNAL, prints who got it
-	local name=$1 sig=$2
-	shift 2
-	"$@" -- "$FIXTURES/sigrec" -o "$TMP/$name" -r "$TMP/$name.ready" -g -n 1 -t 10 &
-	local pid=$!
-	wait_for test -e "$TMP/$name.ready"
-	kill -$sig $pid
-	wait $pid
-	sleep 0.1
-	sort "$TMP/$name" | tr '\n' ' '
-}
 
 # tini: the child only, unless -g or TINI_KILL_PROCESS_GROUP.
-is "$(run_rec t1 USR1 "$TMP/tini")" "child 10 " "as tini, signals go to the child only"
-is "$(run_rec t2 USR1 "$TMP/tini" -g)" "child 10 grandchild 10 " "as tini -g, to the process group"
-is "$(run_rec t3 USR1 env TINI_KILL_PROCESS_GROUP=1 "$TMP/tini")" "child 10 grandchild 10 " \
+is "$(run_sigrec t1 USR1 "$TMP/tini")" "child 10 " "as tini, signals go to the child only"
+is "$(run_sigrec t2 USR1 "$TMP/tini" -g)" "child 10 grandchild 10 " "as tini -g, to the process group"
+is "$(run_sigrec t3 USR1 env TINI_KILL_PROCESS_GROUP=1 "$TMP/tini")" "child 10 grandchild 10 " \
 	"as tini with TINI_KILL_PROCESS_GROUP, to the process group"
 v=$("$TMP/tini" --version)
 [[ "$v" =~ ^tini\ version\ [0-9.]+\ -\ git\.[^\ ]+$ ]]
@@ -49,8 +38,8 @@ is "$("$TMP/dumb-init" -- awk '{print ($6 == $1) ? "leader" : "member"}' /proc/s
 	"as dumb-init, the child leads its own session"
 is "$(DUMB_INIT_SETSID=0 "$TMP/dumb-init" -- awk '{print ($6 == $1) ? "leader" : "member"}' /proc/self/stat)" member \
 	"as dumb-init with DUMB_INIT_SETSID=0, it does not"
-is "$(run_rec d1 USR1 "$TMP/dumb-init")" "child 10 grandchild 10 " "as dumb-init, signals go to the session's group"
-is "$(run_rec d2 TERM "$TMP/dumb-init" -r 15:12)" "child 12 grandchild 12 " "dumb-init -r 15:12 rewrites by number"
+is "$(run_sigrec d1 USR1 "$TMP/dumb-init")" "child 10 grandchild 10 " "as dumb-init, signals go to the session's group"
+is "$(run_sigrec d2 TERM "$TMP/dumb-init" -r 15:12)" "child 12 grandchild 12 " "dumb-init -r 15:12 rewrites by number"
 "$TMP/dumb-init" -V | grep -q "^dumb-init v"
 ok $? "dumb-init -V prints a dumb-init version line"
 
