@@ -3,13 +3,16 @@
 # Builds the Debian packages and the RPM from this source tree, installs the .debs into
 # a throw-away root and runs the installed binaries.  For CI: quiet, and the last line is
 # one TAP-like summary, "ok - packages: ..." or "not ok - packages: ...".
-#   packaging/ci-packages.sh [OUTDIR]     (packages are copied to OUTDIR when given)
+#   packaging/ci-packages.sh [--worktree] [OUTDIR]   (packages are copied to OUTDIR)
 # Needs: dpkg-dev debhelper fakeroot musl-tools scdoc libcap-ng-dev pkg-config rpm.
-# The source tree is copied first (tracked and untracked, not ignored, files), so the
-# build never writes into it.  Logs of a failed step are printed (their last 40 lines).
+# It packages the committed HEAD (git archive), or with --worktree the files of the work
+# tree (tracked and untracked, not ignored), copied first so that the build never writes
+# into the source tree.  The last 40 lines of a failed step's log go to stderr.
 set -uo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+from=head
+[ "${1:-}" = --worktree ] && { from=worktree; shift; }
 outdir=${1:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/pidone-packages.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -28,6 +31,9 @@ step() { # step NAME COMMAND...: runs COMMAND with its output in the log
 	"$@" >"$log" 2>&1 || fail "$name"
 	done_steps+=("$name")
 }
+has() { # has TEXT REGEX: whether a line of TEXT matches (no pipe, so no SIGPIPE)
+	grep -E -- "$2" <<<"$1" >/dev/null
+}
 need() { # need COMMAND PACKAGE
 	command -v "$1" >/dev/null 2>&1 && return 0
 	echo "not ok - packages: $1 missing (apt-get install $2)"
@@ -45,13 +51,15 @@ version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$src/configure.a
 tree=$work/pidone-$version
 
 copy_tree() {
-	mkdir -p "$tree"
-	if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	mkdir -p "$tree" || return 1
+	if [ "$from" = head ] && git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$src" archive --format=tar HEAD | tar -C "$tree" -xf - || return 1
+	elif git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 		(cd "$src" && git ls-files -z --cached --others --exclude-standard |
 			xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-			tar --null -T - -cf - | tar -C "$tree" -xf -)
+			tar --null -T - -cf - | tar -C "$tree" -xf -) || return 1
 	else
-		cp -a "$src/." "$tree/"
+		cp -a "$src/." "$tree/" || return 1
 	fi
 	# A release tarball records the revision; a copy of a checkout has no .git.
 	(cd "$src" && git rev-parse --short=12 HEAD 2>/dev/null || echo unknown) > "$tree/.tarball-git"
@@ -61,14 +69,14 @@ step copy copy_tree
 # The nsspawn package is built once the source tree has nsspawn.
 profiles=""
 nsspawn=yes
-if ! grep -q '^bin_PROGRAMS *+= *nsspawn' "$src/src/nsspawn/local.mk" 2>/dev/null; then
+if ! grep -q '^bin_PROGRAMS *+= *nsspawn' "$tree/src/nsspawn/local.mk" 2>/dev/null; then
 	profiles=pkg.pidone.nonsspawn
 	nsspawn=no
 fi
 
 # --- Debian ---
 build_deb() {
-	cp -a "$tree/packaging/debian" "$tree/debian"
+	cp -a "$tree/packaging/debian" "$tree/debian" || return 1
 	(cd "$tree" && DEB_BUILD_PROFILES=$profiles dpkg-buildpackage -us -uc -b -j"$(nproc)")
 }
 step deb build_deb
@@ -80,38 +88,42 @@ deb_pidone=$(ls "$work"/pidone_"$version"-*.deb 2>/dev/null | head -n1)
 # Install into an empty root with its own dpkg database: nothing touches the host.
 install_debs() {
 	local root=$work/root
-	mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/usr/bin"
-	: >"$root/var/lib/dpkg/status"
-	: >"$root/var/lib/dpkg/available"
+	mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/usr/bin" || return 1
+	: >"$root/var/lib/dpkg/status" && : >"$root/var/lib/dpkg/available" || return 1
 	# nsspawn needs libcap-ng from the (absent) base system: the host provides it.
-	dpkg --root="$root" --force-depends --force-script-chrootless --log=/dev/null -i $debs
-	dpkg --root="$root" -L pidone | grep -qx /usr/bin/pidone
-	dpkg --root="$root" -L pidone | grep -q '/usr/share/man/man1/pidone.1'
+	dpkg --root="$root" --force-depends --force-script-chrootless --log=/dev/null -i $debs ||
+		return 1
+	has "$(dpkg --root="$root" -L pidone)" '^/usr/bin/pidone$' || return 1
+	has "$(dpkg --root="$root" -L pidone)" '^/usr/share/man/man1/pidone\.1' || return 1
 	# The shipped pidone is static: it must run without any library.
-	! readelf -d "$root/usr/bin/pidone" 2>/dev/null | grep -q NEEDED
-	"$root/usr/bin/pidone" --version | grep -q "^pidone version $version "
+	has "$(readelf -d "$root/usr/bin/pidone" 2>&1)" NEEDED && { echo "pidone is dynamic"; return 1; }
+	has "$("$root/usr/bin/pidone" --version)" "^pidone version $version " || return 1
 	if [ "$nsspawn" = yes ]; then
-		dpkg --root="$root" -L nsspawn | grep -qx /usr/bin/nsspawn
-		"$root/usr/bin/nsspawn" --version
+		has "$(dpkg --root="$root" -L nsspawn)" '^/usr/bin/nsspawn$' || return 1
+		"$root/usr/bin/nsspawn" --version || return 1
 	fi
-	dpkg --root="$root" --force-depends --force-script-chrootless --log=/dev/null -P pidone
+	dpkg --root="$root" --force-depends --force-script-chrootless --log=/dev/null -P pidone ||
+		return 1
 	[ ! -e "$root/usr/bin/pidone" ]
 }
 step deb-install install_debs
 
 # --- RPM ---
 build_rpm() {
-	local top=$work/rpm
-	mkdir -p "$top/SOURCES"
-	rm -rf "$tree/debian"
-	tar -C "$work" -czf "$top/SOURCES/pidone-$version.tar.gz" "pidone-$version"
+	local top=$work/rpm rpm_pidone
+	mkdir -p "$top/SOURCES" && rm -rf "$tree/debian" || return 1
+	tar -C "$work" -czf "$top/SOURCES/pidone-$version.tar.gz" "pidone-$version" || return 1
 	# On Debian the rpm database is empty: BuildRequires cannot be checked (--nodeps).
 	rpmbuild -bb --nodeps --define "_topdir $top" --define "_pidone_version $version" \
-		$([ "$nsspawn" = no ] && echo --without nsspawn) "$tree/packaging/rpm/pidone.spec"
-	ls "$top"/RPMS/*/pidone-"$version"-*.rpm
+		$([ "$nsspawn" = no ] && echo --without nsspawn) "$tree/packaging/rpm/pidone.spec" ||
+		return 1
+	rpm_pidone=$(ls "$top"/RPMS/*/pidone-"$version"-*.rpm) || return 1
 	# The payload must hold the static pidone and its man page.
-	rpm -qlp "$top"/RPMS/*/pidone-"$version"-*.rpm | grep -qx /usr/bin/pidone
-	rpm -qlp "$top"/RPMS/*/pidone-"$version"-*.rpm | grep -q '/man1/pidone.1'
+	has "$(rpm -qlp "$rpm_pidone")" '^/usr/bin/pidone$' || return 1
+	has "$(rpm -qlp "$rpm_pidone")" '/man1/pidone\.1' || return 1
+	if [ "$nsspawn" = yes ]; then
+		has "$(rpm -qlp "$top"/RPMS/*/nsspawn-"$version"-*.rpm)" '^/usr/bin/nsspawn$' || return 1
+	fi
 }
 step rpm build_rpm
 
