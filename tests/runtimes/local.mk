@@ -9,7 +9,8 @@ runtime_tests = \
 	tests/runtimes/docker-exec-orphans.sh \
 	tests/runtimes/docker-init.sh \
 	tests/runtimes/podman-init.sh \
-	tests/runtimes/k8s-runc-sandbox.sh
+	tests/runtimes/k8s-runc-sandbox.sh \
+	tests/runtimes/k8s-podman-kube.sh
 TESTS += $(runtime_tests)
 EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c
 
