@@ -35,6 +35,10 @@ pid_t proc_fork(uint64_t extra_flags, int *pidfd)
 		if (pid != -ENOSYS && pid != -EPERM)
 			return (pid_t)pid;
 	}
+	/* clone() takes the exit signal in the low byte of its flags, where clone3 has
+	 * flags of its own (CLONE_NEWTIME): those cannot go through clone(). */
+	if (extra_flags & 0xff)
+		return -EINVAL;
 	/* clone() with a NULL stack behaves as fork() and can still create namespaces. */
 	pid = syscall(SYS_clone, (unsigned long)(extra_flags | SIGCHLD), NULL, NULL, NULL, 0);
 	if (pid < 0)
