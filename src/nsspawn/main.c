@@ -199,6 +199,16 @@ static int die_with_parent(void)
 	return 0;
 }
 
+/* Without clone3, CLONE_NEWTIME cannot be passed to clone(): unshare() it first, which
+ * puts the children created afterwards into a new time namespace. */
+static pid_t fork_new_time(const struct ns_config *cfg, int *pidfd)
+{
+	if (unshare(CLONE_NEWTIME) < 0)
+		return -errno;
+	log_info("clone3 refused: created the time namespace with unshare()");
+	return proc_fork(cfg->clone_flags & ~(uint64_t)CLONE_NEWTIME, pidfd);
+}
+
 static int fork_failed(const struct ns_config *cfg, const char *pidns_from, int err)
 {
 	char names[128];
@@ -340,6 +350,8 @@ int main(int argc, char **argv)
 			 ns_describe(cfg.clone_flags, names, sizeof(names)));
 	fflush(NULL);
 	pid = proc_fork(cfg.clone_flags, &pidfd);
+	if (pid == -EINVAL && (cfg.clone_flags & CLONE_NEWTIME))
+		pid = fork_new_time(&cfg, &pidfd);
 	if (pid < 0)
 		return fork_failed(&cfg, pidns_from, -pid);
 	if (pid == 0) {
