@@ -2,8 +2,8 @@
 # Man pages: scdoc sources in docs/, turned into roff at build time when configure found
 # scdoc, shipped pre-built in the release tarball (so a tarball build needs no scdoc) and
 # installed by "make install".  Also the prose documentation and the shell completions.
-man_scd = docs/pidone.1.scd
-dist_man_MANS += docs/pidone.1
+man_scd = docs/pidone.1.scd docs/nsspawn.1.scd
+dist_man_MANS += docs/pidone.1 docs/nsspawn.1
 EXTRA_DIST += $(man_scd)
 MAINTAINERCLEANFILES = docs/pidone.1 docs/nsspawn.1
 

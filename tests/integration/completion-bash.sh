@@ -5,7 +5,7 @@
 . "$TESTLIB"
 top_srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 comp=$top_srcdir/contrib/completions/bash
-plan 10
+plan 12
 
 # complete_words WORD...: runs the completion function for the command line WORD...
 # (the last word is the one being completed) and prints the candidates, one a line.
@@ -41,8 +41,24 @@ out=$(complete_words pidone -v ls -)
 has "$out" "--grace"
 ok $((!$?)) "options after COMMAND belong to COMMAND, not to pidone"
 
+# Every long option of --help is offered after "--" (keeps the completion up to date).
+missing_opts() { # missing_opts BINARY NAME
+	local all word missing=""
+	all=$(complete_words "$2" --)
+	for word in $("$1" --help 2>/dev/null | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		has "$all" "$word" || missing="$missing $word"
+	done
+	echo "$missing"
+}
+is "$(missing_opts "$PIDONE" pidone)" "" "every long option of pidone --help is completed"
+
 . "$comp/nsspawn"
 ok $? "the nsspawn completion can be sourced"
+if [ -x "${NSSPAWN:-}" ]; then
+	is "$(missing_opts "$NSSPAWN" nsspawn)" "" "every long option of nsspawn --help is completed"
+else
+	echo "ok $((tap_n += 1)) # SKIP nsspawn is not built"
+fi
 out=$(complete_words nsspawn --propagation s)
 is "$out" "$(printf 'slave\nshared')" "--propagation values are completed"
 out=$(complete_words nsspawn --cap-drop net_admin,sys_ad)
