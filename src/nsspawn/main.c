@@ -258,9 +258,15 @@ static int child_failed(const struct ns_config *cfg, char **argv, const struct c
 		return fail("cannot set the supplementary groups: %s: "
 			    "run as root or drop --groups", e);
 	case CHILD_GID:
+		if (rep->err == EINVAL)
+			return fail("gid %u has no mapping in the user namespace: pick a mapped "
+				    "one (see --map-group)", (unsigned)cfg->gid);
 		return fail("cannot switch to gid %u: %s: run as root or map the group with -U",
 			    (unsigned)cfg->gid, e);
 	case CHILD_UID:
+		if (rep->err == EINVAL)
+			return fail("uid %u has no mapping in the user namespace: pick a mapped "
+				    "one (see --map-user)", (unsigned)cfg->uid);
 		return fail("cannot switch to uid %u: %s: run as root or map the user with -U",
 			    (unsigned)cfg->uid, e);
 	case CHILD_CAPS:

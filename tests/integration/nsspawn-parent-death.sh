@@ -15,10 +15,13 @@ HOLD=("$FIXTURES/sigrec" -o "$TMP/hold" -t 60)
 at_exit kill_leftovers
 
 # start_under_parent FLAGS...: a shell ($0 is $TMP) that runs nsspawn; sets parent,
-# nsp and cmd.
+# nsp and cmd.  Everything runs under pidone -W, a subreaper that reaps what the
+# test kills and signals nobody.
 start_under_parent() {
-	sh -c '"$NSSPAWN" "$@"; :' "$TMP" "$@" -- "${HOLD[@]}" &
-	parent=$!
+	"$PIDONE" -W -- sh -c '"$NSSPAWN" "$@"; :' "$TMP" "$@" -- "${HOLD[@]}" &
+	reaper=$!
+	wait_for pgrep -P "$reaper" >/dev/null
+	parent=$(pgrep -P "$reaper")
 	wait_for pgrep -P "$parent" >/dev/null
 	nsp=$(pgrep -P "$parent")
 	wait_for pgrep -P "$nsp" >/dev/null
@@ -28,9 +31,10 @@ start_under_parent() {
 start_under_parent --die-with-parent
 kill -KILL "$parent"
 wait_for gone "$cmd"
-ok $? "with --die-with-parent the command is gone after its parent's parent was killed"
+ok $? "with --die-with-parent the command is gone after nsspawn's parent was killed"
 wait_for gone "$nsp"
 ok $? "nsspawn is gone too"
+wait "$reaper"
 
 # Control: without the option the command survives.
 start_under_parent
@@ -41,3 +45,4 @@ ok $(( ! $? )) "control: without --die-with-parent the command survives"
 kill -KILL "$cmd"
 wait_for gone "$nsp"
 ok $? "control: nsspawn ends when its command is killed"
+wait "$reaper"
