@@ -68,6 +68,7 @@ int notify_setup(struct pidone *st)
 	const char *sock = getenv("NOTIFY_SOCKET");
 	struct sockaddr_un sa;
 	socklen_t len;
+	size_t n;
 	int fd;
 
 	mode = st->cfg->notify;
@@ -83,19 +84,32 @@ int notify_setup(struct pidone *st)
 	}
 	if (mode != NOTIFY_RELAY)
 		return 0;
-	/* An abstract socket needs no writable directory and vanishes with pidone. */
-	log_format(relay_env, sizeof(relay_env), RELAY_ENV_NAME "@pidone-notify-%ld", (long)getpid());
-	if (fill_addr(&sa, &len, relay_env + sizeof(RELAY_ENV_NAME) - 1) < 0)
-		return -EINVAL;
+	/* An abstract socket needs no writable directory and vanishes with pidone.  Its name
+	 * comes from the kernel (autobind): a name of our own, say from our PID, would clash
+	 * between containers that share a network namespace, where every pidone is PID 1. */
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, len) < 0) {
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	len = sizeof(sa);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa_family_t)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
 		int err = errno;
 
 		close(fd);
 		return -err;
 	}
+	/* An abstract name starts with a NUL byte, which NOTIFY_SOCKET spells '@'. */
+	n = len - offsetof(struct sockaddr_un, sun_path);
+	if (n < 2 || n >= sizeof(sa.sun_path) || sa.sun_path[0] != '\0') {
+		close(fd);
+		return -EINVAL;
+	}
+	memcpy(relay_env, RELAY_ENV_NAME, sizeof(RELAY_ENV_NAME) - 1);
+	relay_env[sizeof(RELAY_ENV_NAME) - 1] = '@';
+	memcpy(relay_env + sizeof(RELAY_ENV_NAME), sa.sun_path + 1, n - 1);
+	relay_env[sizeof(RELAY_ENV_NAME) - 1 + n] = '\0';
 	st->notify_fd = fd;
 	env_replace(relay_env);
 	return 0;
