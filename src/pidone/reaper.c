@@ -80,6 +80,7 @@ static int sweep_list[SWEEP_MAX];
 static int push_children(int pid, int *count)
 {
 	char path[64], buf[4096], dents[2048];
+	ssize_t n_read;
 	long n;
 	int dfd;
 
@@ -99,7 +100,13 @@ static int push_children(int pid, int *count)
 			if (d->d_name[0] < '0' || d->d_name[0] > '9')
 				continue;
 			log_format(path, sizeof(path), "/proc/%d/task/%s/children", pid, d->d_name);
-			if (read_small(path, buf, sizeof(buf)) <= 0)
+			n_read = read_small(path, buf, sizeof(buf));
+			if (n_read == -EMFILE || n_read == -ENFILE) {
+				/* Out of descriptors is not "no children": say so. */
+				close(dfd);
+				return (int)n_read;
+			}
+			if (n_read <= 0)
 				continue;
 			/* "pid pid pid " */
 			for (p = buf; parse_u64_prefix(p, INT32_MAX, &c, &end) == 0; p = end + 1) {

@@ -68,7 +68,15 @@ void shutdown_grace_expired(struct pidone *st)
 	st->phase = PHASE_KILLING;
 	log_info("grace period over: sending SIGKILL to every remaining process");
 	do {
-		(void)forward_to_all(st, SIGKILL);
+		int r = forward_to_all(st, SIGKILL);
+
+		if (r < 0) {
+			/* Descendants we cannot find (no /proc, no free descriptor) would never
+			 * exit: waiting for them would hang pidone forever. */
+			log_error("cannot kill the remaining processes: %s", strerror(-r));
+			(void)reaper_reap(st, false);
+			return;
+		}
 		/* Killed processes cannot fork any more; reap until none is left, then
 		 * look again for descendants that were re-parented meanwhile. */
 	} while (!reaper_reap(st, true));
