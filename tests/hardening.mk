@@ -11,7 +11,8 @@ tests_hardening_tiocsti_SOURCES = tests/hardening/tiocsti.c
 # Each of these takes well under a minute, so make check runs them.
 hardening_tests = \
 	tests/hardening/fault-fork.sh \
-	tests/hardening/fault-fds.sh
+	tests/hardening/fault-fds.sh \
+	tests/hardening/signal-storm.sh
 TESTS += $(hardening_tests)
 # The long ones: make stress (SOAK_SECONDS=300 by default).
 stress_tests =

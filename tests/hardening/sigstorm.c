@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Stress helper: sends a storm of mixed signals to one process.
- *   sigstorm -p PID -n COUNT [-s SEED] [-r PERCENT_RT]
+ *   sigstorm -p PID -n COUNT [-s SEED] [-r PERCENT_RT] [-u MICROSECONDS_BETWEEN]
  * Real-time signals are queued with sigqueue and retried while the kernel's queue is
  * full (EAGAIN), so each one counted was really queued; standard signals may coalesce.
  * Prints "SIGNO COUNT" for every signal sent, then "rt TOTAL". */
@@ -20,16 +20,17 @@ static const int std_sigs[] = { SIGUSR1, SIGUSR2, SIGHUP, SIGWINCH, SIGALRM, SIG
 int main(int argc, char **argv)
 {
 	unsigned long counts[65] = { 0 }, rt_total = 0;
-	int opt, n = 0, pct = 50, i, s;
+	int opt, n = 0, pct = 50, gap = 0, i, s;
 	unsigned seed = (unsigned)time(NULL);
 	pid_t pid = 0;
 
-	while ((opt = getopt(argc, argv, "p:n:s:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:s:r:u:")) != -1) {
 		switch (opt) {
 		case 'p': pid = (pid_t)atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
 		case 's': seed = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'r': pct = atoi(optarg); break;
+		case 'u': gap = atoi(optarg); break;
 		default: return 2;
 		}
 	}
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
 			}
 		}
 		counts[s]++;
+		if (gap)
+			usleep((useconds_t)gap);
 	}
 	for (s = 1; s <= 64; s++)
 		if (counts[s])
