@@ -31,7 +31,7 @@ for page in $pages; do
 		continue
 	fi
 	ok 0 "$page exists"
-	warnings=$(LC_ALL=C.UTF-8 groff -ww -t -man -Tutf8 -z "$path" 2>&1)
+	warnings=$(LC_ALL=C.UTF-8 groff -ww -man -Tutf8 -z "$path" 2>&1)
 	is "$warnings" "" "$page renders without groff warnings"
 done
 
