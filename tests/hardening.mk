@@ -12,7 +12,8 @@ tests_hardening_tiocsti_SOURCES = tests/hardening/tiocsti.c
 hardening_tests = \
 	tests/hardening/fault-fork.sh \
 	tests/hardening/fault-fds.sh \
-	tests/hardening/signal-storm.sh
+	tests/hardening/signal-storm.sh \
+	tests/hardening/pid-reuse.sh
 TESTS += $(hardening_tests)
 # The long ones: make stress (SOAK_SECONDS=300 by default).
 stress_tests =
