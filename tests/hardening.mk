@@ -13,7 +13,8 @@ hardening_tests = \
 	tests/hardening/fault-fork.sh \
 	tests/hardening/fault-fds.sh \
 	tests/hardening/signal-storm.sh \
-	tests/hardening/pid-reuse.sh
+	tests/hardening/pid-reuse.sh \
+	tests/hardening/seccomp-fallbacks.sh
 TESTS += $(hardening_tests)
 # The long ones: make stress (SOAK_SECONDS=300 by default).
 stress_tests =
