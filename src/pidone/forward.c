@@ -43,7 +43,8 @@ void forward_signal(struct pidone *st, int sig)
 {
 	char name[SIG_NAME_LEN], orig[SIG_NAME_LEN];
 	int to = st->cfg->rewrite[sig];
-	bool group = !st->cfg->single_child;
+	/* Job control stops the whole job, whatever --single-child says (SPEC 2.3). */
+	bool group = !st->cfg->single_child || to == SIGTSTP || to == SIGTTIN || to == SIGTTOU;
 	int r;
 
 	if (to == 0) {

@@ -95,15 +95,18 @@ static void print_version(enum personality persona)
 
 	switch (persona) {
 	case PERSONA_TINI:
-		/* docker info parses exactly this shape. */
+		/* docker info splits the part after " - " at dots and shows "git.X"'s X as the
+		 * init's commit: so a dotless revision, not the dotted version. */
 		n = log_format(line, sizeof(line), "tini version 0.19.0 - git.pidone-%s\n",
-			       PACKAGE_VERSION);
+			       PIDONE_GIT_HASH);
 		break;
 	case PERSONA_DUMB_INIT:
 		n = log_format(line, sizeof(line), "dumb-init v1.2.5 (pidone %s)\n", PACKAGE_VERSION);
 		break;
 	case PERSONA_CATATONIT:
-		n = log_format(line, sizeof(line), "catatonit v0.1.7 (pidone %s)\n", PACKAGE_VERSION);
+		/* catatonit answers in tini's shape too, for the same parsers. */
+		n = log_format(line, sizeof(line), "tini version 0.1.7_catatonit - git.pidone-%s\n",
+			       PIDONE_GIT_HASH);
 		break;
 	case PERSONA_PAUSE:
 		n = log_format(line, sizeof(line), "pause (pidone %s)\n", PACKAGE_VERSION);

@@ -261,6 +261,10 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 	v = ctx->getenv_fn("PIDONE_GRACE");
 	if (v && *v && duration_parse(v, &cfg->grace_ms) < 0)
 		return env_error(ctx, "PIDONE_GRACE", v, "duration");
+	/* A grace period asked for explicitly turns the cleanup on, also as docker-init,
+	 * whose engines pass no flags. */
+	if (v && *v)
+		cfg->cleanup = true;
 	v = ctx->getenv_fn("PIDONE_PDEATHSIG");
 	if (v && *v && (cfg->pdeathsig = sig_parse(v, false)) < 0)
 		return env_error(ctx, "PIDONE_PDEATHSIG", v, "signal");
@@ -360,6 +364,7 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			if (duration_parse(optarg, &cfg->grace_ms) < 0)
 				return usage_error(err, errlen, "invalid duration '%s' for %s",
 						   optarg, "--grace (use e.g. 10, 10s, 500ms, 2m)");
+			cfg->cleanup = true;
 			break;
 		case 'W':
 			cfg->wait_all = true;

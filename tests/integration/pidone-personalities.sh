@@ -4,7 +4,7 @@
 # dumb-init, catatonit and the Kubernetes pause binary (SPEC 2.2 and 2.6, issue 3 test 7).
 . "$TESTLIB"
 require_root
-plan 19
+plan 21
 
 for name in tini docker-init dumb-init catatonit pause; do ln -s "$PIDONE" "$TMP/$name"; done
 
@@ -29,6 +29,12 @@ dt=$(( ($(date +%s%N) - t0) / 1000000 ))
 ok $([ $dt -lt 1500 ]; echo $?) "as tini, pidone exits right after the child ($dt ms)"
 pkill -f "^sleep 3$" 2>/dev/null
 
+# A grace period given explicitly turns the cleanup on, also as docker-init.
+env PIDONE_GRACE=2s "$TMP/docker-init" -- sh -c "\"$FIXTURES/daemonize\" \"$TMP/tg\"; exit 6"
+is "$?/$(tail -1 "$TMP/tg")" "6/complete" "as docker-init with PIDONE_GRACE, leftovers are stopped gracefully"
+[[ "$("$TMP/docker-init" --version)" =~ git\.[^.]+$ ]]
+ok $? "the revision after git. has no dot, so docker info can show it"
+
 # pidone's native -e and -p work under tini's name.
 "$TMP/tini" -e 3 -- sh -c 'exit 3'
 is "$?" 0 "tini -e 3 remaps exit code 3"
@@ -44,8 +50,8 @@ is "$(run_sigrec d2 TERM "$TMP/dumb-init" -r 15:12)" "child 12 grandchild 12 " "
 ok $? "dumb-init -V prints a dumb-init version line"
 
 # catatonit
-"$TMP/catatonit" -V | grep -q "^catatonit v"
-ok $? "catatonit -V prints a catatonit version line"
+"$TMP/catatonit" -V | grep -q "^tini version 0.1.7_catatonit - git\."
+ok $? "catatonit -V answers in catatonit's own (tini-shaped) form"
 "$TMP/catatonit" -L | grep -q "MIT License"
 ok $? "catatonit -L prints the license"
 

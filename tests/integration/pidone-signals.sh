@@ -3,7 +3,7 @@
 # Signals sent to pidone reach the command's process group, or the child alone with -c;
 # queued real-time signals are all forwarded (SPEC 2.3, issue 2 tests 5-6).
 . "$TESTLIB"
-plan 12
+plan 13
 
 start() { # start OUT READY [pidone options] -- sigrec options
 	local out=$1 ready=$2
@@ -38,6 +38,14 @@ kill -HUP $PID
 wait $PID
 sleep 0.2
 is "$(sort "$TMP/c2.out" | tr '\n' ' ')" "child 1 " "with --single-child only the child receives SIGHUP"
+
+# Job control stops the whole job even with -c.
+"$PIDONE" -c -- "$FIXTURES/sigrec" -o "$TMP/tstp.out" -r "$TMP/tstp.ready" -g -n 1 -t 10 &
+PID=$!
+wait_for test -e "$TMP/tstp.ready"
+kill -TSTP $PID
+wait $PID
+is "$(sort "$TMP/tstp.out" | tr '\n' ' ')" "child 20 grandchild 20 " "with -c, SIGTSTP still goes to the whole group"
 
 # 500 queued SIGRTMIN+1 arrive as 500 signals: none is coalesced or dropped.
 rt=$(( $(kill -l RTMIN) + 1 ))

@@ -216,6 +216,11 @@ Test(options, personality_tini)
 	cr_assert(cfg.subreaper);
 	cr_assert_eq(cfg.verbosity, 2);
 	cr_assert_eq(PARSE(ENV("TINI_VERBOSITY", "x"), "tini", "cmd"), -EINVAL);
+	/* An explicit grace period turns the cleanup on. */
+	cr_assert_eq(PARSE(ENV("PIDONE_GRACE", "2s"), "docker-init", "cmd"), 0);
+	cr_assert(cfg.cleanup);
+	cr_assert_eq(PARSE(NULL, "tini", "-t", "1", "cmd"), 0);
+	cr_assert(cfg.cleanup);
 }
 
 Test(options, personality_dumb_init)
