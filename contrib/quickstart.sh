@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 BUILD_PKGS="gcc make autoconf automake libtool pkg-config libcap-ng-dev libcriterion-dev
 	util-linux procps musl-tools scdoc"
 TEST_PKGS="$BUILD_PKGS busybox-static tini dumb-init catatonit hyperfine
-	docker.io podman runc crun systemd-container uidmap iproute2 psmisc"
+	docker.io podman runc crun systemd-container uidmap iproute2 psmisc
+	dpkg-dev debhelper fakeroot rpm groff-base"
 
 install_pkgs() {
 	local missing=""
