@@ -10,7 +10,9 @@ runtime_tests = \
 	tests/runtimes/docker-init.sh \
 	tests/runtimes/podman-init.sh \
 	tests/runtimes/k8s-runc-sandbox.sh \
-	tests/runtimes/k8s-podman-kube.sh
+	tests/runtimes/k8s-podman-kube.sh \
+	tests/runtimes/nspawn-signals.sh \
+	tests/runtimes/nspawn-notify.sh
 TESTS += $(runtime_tests)
 EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c
 

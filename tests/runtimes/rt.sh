@@ -39,7 +39,7 @@ rt_rootfs() {
 	local root=$1 bb a
 	bb=$(rt_busybox) || skip_all "needs a static busybox (package busybox-static)"
 	mkdir -p "$root/bin" "$root/etc" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" \
-		"$root/run" "$root/var"
+		"$root/run" "$root/var" "$root/usr"
 	cp "$bb" "$root/bin/busybox"
 	for a in $("$bb" --list); do
 		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
@@ -56,7 +56,7 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # Paths outside the test folder that the engines create on first use.  Each test removes
 # the ones that did not exist before it ran, once no other runtime test needs them.
-rt_host_paths="/run/docker /var/lib/containers /run/containers"
+rt_host_paths="/run/docker /var/lib/containers /run/containers /run/systemd/nspawn"
 rt_lock=/tmp/pidone-rt.lock
 rt_track_host_paths() {
 	local p
@@ -81,7 +81,7 @@ rt_untrack_host_paths() {
 		[ -f /tmp/pidone-rt.created ] || exit 0
 		for p in $(sort -u /tmp/pidone-rt.created); do
 			case "$p" in
-			/run/docker | /var/lib/containers | /run/containers) rm -rf "$p" ;;
+			/run/docker | /var/lib/containers | /run/containers | /run/systemd/nspawn) rm -rf "$p" ;;
 			libpod_parent) rt_rm_cgroup libpod_parent ;;
 			esac
 		done
@@ -262,4 +262,43 @@ rt_stop_cases() {
 	is "$EXIT_CODE" 137 "$what: an app that ignores SIGTERM, PIDONE_GRACE=2: killed, 137"
 	[ "$STOP_MS" -ge 1800 ] && [ "$STOP_MS" -lt 5000 ]
 	ok $? "$what: ... after about 2 s, well before the engine's 10 s (took $STOP_MS ms)"
+}
+
+# ---- systemd-nspawn --------------------------------------------------------------------
+# rt_nspawn_pid1 PID: the host PID of PID 1 of the container that systemd-nspawn PID runs.
+rt_nspawn_pid1() {
+	local c
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		awk '/^NSpid:/ && $NF == 1 { found = 1 } END { exit !found }' "/proc/$c/status" 2>/dev/null &&
+			{ echo "$c"; return 0; }
+	done
+	return 1
+}
+
+# rt_nspawn_start NAME DIR ARGS...: systemd-nspawn in the background, its output in
+# $TMP/NAME.out and its exit code in $TMP/NAME.rc; sets NSPAWN_PID.
+rt_nspawn_start() {
+	local name=$1 dir=$2
+	shift 2
+	(
+		systemd-nspawn -q --register=no --keep-unit -D "$dir" "$@" < /dev/null > "$TMP/$name.out" 2>&1
+		echo $? > "$TMP/$name.rc"
+	) &
+	NSPAWN_SH=$!
+	NSPAWN_PID=
+	wait_for pgrep -P "$NSPAWN_SH" -x systemd-nspawn >/dev/null
+	NSPAWN_PID=$(pgrep -P "$NSPAWN_SH" -x systemd-nspawn)
+	rt_nspawns="$rt_nspawns $NSPAWN_PID"
+}
+rt_nspawns=""
+rt_nspawn_kill_all() {
+	local p
+	for p in $rt_nspawns; do kill -KILL "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+
+# rt_nspawn_wait NAME: waits up to 15 s for it to end; prints its exit code.
+rt_nspawn_wait() {
+	WAIT_TRIES=150 wait_for test -s "$TMP/$1.rc"
+	cat "$TMP/$1.rc" 2>/dev/null || echo timeout
 }
