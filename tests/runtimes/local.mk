@@ -12,9 +12,15 @@ runtime_tests = \
 	tests/runtimes/k8s-runc-sandbox.sh \
 	tests/runtimes/k8s-podman-kube.sh \
 	tests/runtimes/nspawn-signals.sh \
-	tests/runtimes/nspawn-notify.sh
+	tests/runtimes/nspawn-notify.sh \
+	tests/runtimes/pause-mode.sh \
+	tests/runtimes/contrib-files.sh
 TESTS += $(runtime_tests)
-EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c
+EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c \
+	contrib/docker/Dockerfile \
+	contrib/kubernetes/Dockerfile.pause contrib/kubernetes/README.md \
+	contrib/kubernetes/containers.conf contrib/kubernetes/pod.yaml \
+	contrib/nspawn/make-rootfs.sh contrib/nspawn/pidone-example.nspawn
 
 check_SCRIPTS = pidone-static tests/runtimes/sdnotify-static
 tests/runtimes/sdnotify-static: $(srcdir)/tests/runtimes/sdnotify.c

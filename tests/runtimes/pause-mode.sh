@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Pause mode (issue 5 test 9, SPEC 2.6), the static pidone as a pod sandbox would run it:
+# small and never awake while idle, deaf to every signal but SIGTERM and SIGINT (exit 0),
+# the reaper of its PID namespace; not PID 1, it warns once and reaps as a subreaper.
+. "$TESTLIB"
+. "$(dirname "$0")/rt.sh"
+rt_require unshare nsenter
+plan 21
+
+P="$PIDONE_STATIC"
+pids=""
+kill_all() { local p; for p in $pids; do kill -KILL "$p" 2>/dev/null; done; wait 2>/dev/null; }
+at_exit kill_all
+stats() { cat /proc/[0-9]*/stat 2>/dev/null | sed 's/.*) //'; }
+children() { stats | awk -v p="$1" '$2 == p { n++ } END { print n + 0 }'; }
+zombies() { stats | awk -v p="$1" '$2 == p && $1 == "Z" { n++ } END { print n + 0 }'; }
+field() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+switches() { echo $(($(field "$1" voluntary_ctxt_switches) + $(field "$1" nonvoluntary_ctxt_switches))); }
+
+# pause_pid1 NAME: "pidone --pause" as PID 1 of a new PID namespace; sets U (unshare's
+# PID) and PP (pidone's PID on the host).
+pause_pid1() {
+	unshare --pid --fork --mount-proc "$P" --pause 2> "$TMP/$1.err" &
+	U=$!
+	pids="$pids $U"
+	wait_for pgrep -P "$U" > /dev/null
+	PP=$(pgrep -P "$U")
+}
+
+pause_pid1 term
+awk '/^NSpid:/ { exit !($NF == 1) }' "/proc/$PP/status"
+ok $? "pidone --pause runs as PID 1 of a new PID namespace"
+sleep 0.5
+rss=$(field "$PP" VmRSS)
+[ "$rss" -lt 100 ]
+ok $? "idle, it uses $rss KiB of memory (under 100 KiB)"
+bbrss=$(unshare --pid --fork --mount-proc "$(rt_busybox)" sh -c 'sleep 1 & sleep 0.3; awk "/VmRSS/ { print \$2 }" /proc/$!/status')
+[ -n "$bbrss" ] && [ "$rss" -lt "$bbrss" ]
+ok $? "... less than a busybox sleep ($bbrss KiB): the smallest process of a pod"
+s0=$(switches "$PP")
+sleep 3
+s1=$(switches "$PP")
+is "$((s1 - s0))" 0 "idle for 3 s, it never wakes up (context switches $s0 -> $s1)"
+
+for sig in HUP USR1 USR2 QUIT PIPE ALRM WINCH RTMIN+3; do kill -s "$sig" "$PP"; done
+sleep 0.3
+kill -0 "$PP" 2>/dev/null
+ok $? "it ignores HUP, USR1, USR2, QUIT, PIPE, ALRM, WINCH and RTMIN+3"
+
+# Orphans of its PID namespace: a process entering it leaves 30 children behind.
+nsenter -t "$PP" -p -- sh -c 'for i in $(seq 30); do sleep 1 & done'
+is "$(children "$PP")" 30 "30 orphans entering its namespace are adopted by it"
+sleep 2
+is "$(zombies "$PP")/$(children "$PP")" 0/0 "... and all reaped after they exit (zombies/children)"
+s0=$(switches "$PP")
+sleep 2
+is "$(($(switches "$PP") - s0))" 0 "afterwards it sleeps again (no wake-up in 2 s)"
+
+kill -TERM "$PP"
+wait "$U"
+is $? 0 "SIGTERM: exit 0"
+is "$(cat "$TMP/term.err")" "" "... and nothing on stderr as PID 1"
+
+pause_pid1 int
+kill -INT "$PP"
+wait "$U"
+is $? 0 "SIGINT: exit 0"
+
+# Not PID 1: a subreaper for whatever runs below it.  The shell forks a worker, then becomes
+# pidone; half a second later the worker leaves 10 orphans, which land on pidone.
+sh -c '(sleep 0.5; for i in $(seq 10); do sleep 1 & done) & exec "$0" --pause' "$P" 2> "$TMP/sub.err" &
+S=$!
+pids="$pids $S"
+sleep 0.8
+is "$(children "$S")" 10 "not PID 1: the orphans of its descendants are adopted (subreaper)"
+sleep 1.5
+is "$(zombies "$S")/$(children "$S")" 0/0 "... and reaped (zombies/children)"
+for sig in HUP USR1 QUIT; do kill -s "$sig" "$S"; done
+sleep 0.3
+kill -0 "$S" 2>/dev/null
+ok $? "... it ignores HUP, USR1, QUIT there too"
+is "$(grep -c . "$TMP/sub.err")" 1 "it warns exactly once that it is not PID 1"
+grep -q "not PID 1" "$TMP/sub.err"
+ok $? "... saying so ($(cat "$TMP/sub.err"))"
+s0=$(switches "$S")
+sleep 2
+is "$(($(switches "$S") - s0))" 0 "... and does not wake up while idle"
+kill -TERM "$S"
+wait "$S"
+is $? 0 "not PID 1, SIGTERM: exit 0"
+
+# The binary named "pause" is pause mode (the Kubernetes pause image's /pause).
+ln -s "$P" "$TMP/pause"
+"$TMP/pause" 2> "$TMP/named.err" &
+N=$!
+pids="$pids $N"
+sleep 0.3
+kill -0 "$N" 2>/dev/null && grep -q "not PID 1" "$TMP/named.err"
+ok $? "pidone named 'pause' starts in pause mode"
+kill -INT "$N"
+wait "$N"
+is $? 0 "... and exits 0 on SIGINT"
+"$TMP/pause" -v > "$TMP/v.out" 2>&1
+is "$?/$(grep -c pidone "$TMP/v.out")" 0/1 "pause -v prints the version ($(cat "$TMP/v.out"))"
