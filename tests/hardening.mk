@@ -14,18 +14,20 @@ hardening_tests = \
 	tests/hardening/fault-fds.sh \
 	tests/hardening/signal-storm.sh \
 	tests/hardening/pid-reuse.sh \
-	tests/hardening/seccomp-fallbacks.sh
+	tests/hardening/seccomp-fallbacks.sh \
+	tests/hardening/nsspawn-security.sh
 TESTS += $(hardening_tests)
 # The long ones: make stress (SOAK_SECONDS=300 by default).
-stress_tests =
-EXTRA_DIST += $(hardening_tests) tests/fuzz
+stress_tests = tests/hardening/soak.sh
+EXTRA_DIST += $(hardening_tests) $(stress_tests) tests/fuzz \
+	tests/hardening/asan-suite.sh tests/hardening/valgrind-suite.sh tests/hardening/valgrind-pidone
 
 SOAK_SECONDS = 300
 stress: all $(check_PROGRAMS)
 	@$(AM_TESTS_ENVIRONMENT) SOAK_SECONDS=$(SOAK_SECONDS); export SOAK_SECONDS; \
 	failed=0; for t in $(stress_tests); do \
 		echo "== $$t"; \
-		$(SHELL) $(srcdir)/$$t > $$t.stress.log 2>&1; cat $$t.stress.log; \
+		mkdir -p $$(dirname $$t); bash $(srcdir)/$$t > $$t.stress.log 2>&1; cat $$t.stress.log; \
 		if grep -q '^not ok' $$t.stress.log || ! grep -q '^ok' $$t.stress.log; then failed=1; fi; \
 	done; test $$failed = 0
 

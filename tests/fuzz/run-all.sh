@@ -62,12 +62,15 @@ if [ -z "$config_h" ]; then
 fi
 
 flags="-std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
-flags="$flags -include $config_h -I$common -I$pid1 -I$top/src/nsspawn -I$here"
+flags="$flags -include $config_h -I$here"
 failed=""
 for t in $targets; do
 	bin=$work/fuzz-$t
-	extra=""
-	case $t in nsspawn_*) extra=$(pkg-config --cflags --libs libcap-ng 2>/dev/null || echo -lcap-ng) ;; esac
+	# Both programs have an options.h: each target sees only its own program's headers.
+	extra="-I$pid1 -I$common"
+	case $t in nsspawn_*)
+		extra="-I$top/src/nsspawn -I$common $(pkg-config --cflags --libs libcap-ng 2>/dev/null || echo -lcap-ng)" ;;
+	esac
 	# shellcheck disable=SC2046
 	if ! $cc $flags -o "$bin" "$here/fuzz_$t.c" $(sources_for "$t") $extra; then
 		echo "FAIL $t: does not build"
