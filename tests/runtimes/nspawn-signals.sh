@@ -9,7 +9,7 @@
 . "$(dirname "$0")/rt.sh"
 rt_require systemd-nspawn
 rt_busybox > /dev/null || skip_all "needs a static busybox (package busybox-static)"
-plan 12
+plan 15
 rt_track_host_paths
 at_exit rt_nspawn_kill_all
 
@@ -54,6 +54,25 @@ kill -INT "$pid1"
 is "$(rt_nspawn_wait reboot)" 133 "SIGINT to the container's PID 1: reboot, nspawn --keep-unit exits 133"
 is "$(cat "$root/state" 2>/dev/null)" saved "... after the application saved its state"
 rm -f "$root/state"
+
+# "machinectl poweroff" sends SIGRTMIN+4 to PID 1.
+rt_nspawn_start rtmin4 "$root" /pidone -- sh -c "$app"
+wait_for grep -q ready "$TMP/rtmin4.out"
+kill -s RTMIN+4 "$(rt_nspawn_pid1 "$NSPAWN_PID")"
+is "$(rt_nspawn_wait rtmin4)/$(cat "$root/state" 2>/dev/null)" 0/saved \
+	"SIGRTMIN+4 (machinectl poweroff) to PID 1: state saved, clean poweroff"
+rm -f "$root/state"
+
+# An application that ignores SIGTERM is killed when the grace period ends, then poweroff.
+rt_nspawn_start grace "$root" --kill-signal=SIGRTMIN+3 --setenv=PIDONE_GRACE=1s \
+	/pidone -- sh -c 'trap "" TERM; echo ready; while :; do sleep 1; done'
+wait_for grep -q ready "$TMP/grace.out"
+t0=$(now_ms)
+kill -TERM "$NSPAWN_PID"
+is "$(rt_nspawn_wait grace)" 0 "an application that ignores SIGTERM, PIDONE_GRACE=1s: poweroff all the same"
+ms=$(($(now_ms) - t0))
+[ "$ms" -ge 900 ] && [ "$ms" -lt 4000 ]
+ok $? "... once the grace period is over (took $ms ms)"
 
 # Without a halt or reboot request, pidone's exit status is the container's.
 rt_nspawn_start plain "$root" /pidone -- sh -c 'exit 5'
