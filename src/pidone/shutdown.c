@@ -61,6 +61,10 @@ void shutdown_command_exited(struct pidone *st)
 	arm_grace_timer(st);
 }
 
+/* Set when the final sweep could not find the leftovers: waiting for them could last
+ * forever, so pidone ends and leaves them to the init above it. */
+static bool kill_failed;
+
 void shutdown_grace_expired(struct pidone *st)
 {
 	if (st->phase == PHASE_KILLING)
@@ -75,6 +79,7 @@ void shutdown_grace_expired(struct pidone *st)
 			 * exit: waiting for them would hang pidone forever. */
 			log_error("cannot kill the remaining processes: %s", strerror(-r));
 			(void)reaper_reap(st, false);
+			kill_failed = true;
 			return;
 		}
 		/* Killed processes cannot fork any more; reap until none is left, then
@@ -90,5 +95,5 @@ bool shutdown_done(const struct pidone *st, bool no_children_left)
 		return false; /* the loop ends pause mode on SIGTERM/SIGINT */
 	if (!st->cfg->cleanup && !st->cfg->wait_all)
 		return true;
-	return no_children_left;
+	return no_children_left || kill_failed;
 }

@@ -16,7 +16,7 @@ batches=$((STORM_ORPHANS / 1000))
 # the orphans in batches of 1000, each batch exiting at the same moment.
 (cd / && exec unshare --pid --fork --mount-proc --kill-child "$PIDONE" -w -- sh -c "
 	( setsid sh -c 'touch $TMP/orphans-started
-		for i in \$(seq $batches); do setsid $FIXTURES/orphans 1000; done
+		for i in \$(seq $batches); do setsid $FIXTURES/orphans 1000; echo \$? >>$TMP/batches; done
 		touch $TMP/orphans-done' & )
 	exec '$FIXTURES/sigrec' -o '$rec' -r '$TMP/ready' -d TERM -t 120" 2>"$TMP/err") &
 bg=$!
@@ -47,8 +47,11 @@ for s in $(awk '$1 != "rt" && $1 < 34 { print $1 }' "$TMP/sent"); do
 done
 is "$missing" "" "each kind of standard signal arrived"
 
+# A batch whose fork failed (a machine short of PIDs) made fewer orphans: count full ones.
+made=$(( $(grep -cx 0 "$TMP/batches") * 1000 ))
+[ "$made" = "$STORM_ORPHANS" ] || diag "only $made orphans made in full batches: the machine refused some forks"
 reaped=$(grep -c "reaped zombie process" "$TMP/err")
-ok "$([ "$reaped" -ge "$STORM_ORPHANS" ]; echo $?)" "pidone reaped every orphan ($reaped reaped, --warn-reap)"
+ok "$([ "$reaped" -ge "$made" ] && [ "$made" -gt 0 ]; echo $?)" "pidone reaped every orphan ($reaped reaped of $made, --warn-reap)"
 
 # Quiescent: every orphan reaped, the only process left under pidone is the command.
 children() { ps -o stat= --ppid "$pid1" | tr -d ' ' | sort | tr '\n' ' '; }
