@@ -190,7 +190,7 @@ static int die_with_parent(void)
 {
 	pid_t parent = getppid();
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		return fail("cannot set the parent death signal: %s: drop --die-with-parent",
 			    strerror(errno));
 	if (getppid() != parent)

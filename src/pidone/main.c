@@ -152,7 +152,7 @@ static void setup_pdeathsig(int sig)
 
 	if (!sig)
 		return;
-	if (prctl(PR_SET_PDEATHSIG, sig) < 0)
+	if (prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0) < 0)
 		log_warn("cannot set the parent death signal: %s", strerror(errno));
 	else if (getppid() != parent)
 		kill(getpid(), sig);
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 	if (!st.is_pid1) {
 		if (cfg.pause)
 			log_warn("not PID 1: pausing as a subreaper");
-		if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 			log_warn("cannot become a subreaper: %s", strerror(errno));
 	}
 	setup_pdeathsig(cfg.pdeathsig);
