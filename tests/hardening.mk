@@ -20,7 +20,8 @@ TESTS += $(hardening_tests)
 # The long ones: make stress (SOAK_SECONDS=300 by default).
 stress_tests = tests/hardening/soak.sh
 EXTRA_DIST += $(hardening_tests) $(stress_tests) tests/fuzz \
-	tests/hardening/asan-suite.sh tests/hardening/valgrind-suite.sh tests/hardening/valgrind-pidone
+	tests/hardening/asan-suite.sh tests/hardening/valgrind-suite.sh tests/hardening/valgrind-pidone \
+	docs/security.md
 
 SOAK_SECONDS = 300
 stress: all $(check_PROGRAMS)
