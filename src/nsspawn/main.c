@@ -324,7 +324,8 @@ int main(int argc, char **argv)
 	const char *pidns_from = NULL;
 	char err[256], pidone_buf[PATH_MAX], names[128];
 	int sync_pipe[2], report_pipe[2], pidfd, r;
-	char **exec_argv;
+	/* static: the argv built for --init lives as long as nsspawn. */
+	static char **exec_argv;
 	siginfo_t info;
 	ssize_t n;
 	pid_t pid;
