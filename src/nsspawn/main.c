@@ -368,6 +368,13 @@ int main(int argc, char **argv)
 	if (cfg.clone_flags)
 		log_info("creating %s namespaces",
 			 ns_describe(cfg.clone_flags, names, sizeof(names)));
+	if (cfg.clone_flags & CLONE_NEWNS)
+		log_info("the child %s%s%s",
+			 cfg.propagation == NS_PROP_UNCHANGED ? "leaves / as it is" :
+			 cfg.propagation == NS_PROP_PRIVATE ? "makes / private" :
+			 cfg.propagation == NS_PROP_SLAVE ? "makes / slave" : "makes / shared",
+			 (cfg.clone_flags & CLONE_NEWPID) && cfg.proc_dir ? " and mounts proc on " : "",
+			 (cfg.clone_flags & CLONE_NEWPID) && cfg.proc_dir ? cfg.proc_dir : "");
 	fflush(NULL);
 	pid = proc_fork(cfg.clone_flags, &pidfd);
 	if (pid == -EINVAL && (cfg.clone_flags & CLONE_NEWTIME))
