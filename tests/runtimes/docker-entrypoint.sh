@@ -6,12 +6,9 @@
 . "$TESTLIB"
 . "$(dirname "$0")/rt.sh"
 rt_require dockerd
-plan 13
-
 rt_dockerd
-r=$?
-ok $r "a private dockerd runs ($($DOCKER version -f '{{.Server.Version}}' 2>/dev/null))"
-[ $r -eq 0 ] || exit 0
+plan 13
+ok 0 "a private dockerd runs ($($DOCKER version -f '{{.Server.Version}}' 2>/dev/null))"
 
 dk() { $DOCKER "$@"; }
 

@@ -7,10 +7,9 @@
 . "$TESTLIB"
 . "$(dirname "$0")/rt.sh"
 rt_require podman runc
-plan 14
-
 K="$CONTRIB/kubernetes"
 rt_podman
+plan 14
 # The test's containers.conf ends in its [engine] table: add the example's settings to it.
 grep -E '^(infra_image|infra_command) *=' "$K/containers.conf" >> "$CONTAINERS_CONF"
 infra_image=$(sed -n 's/^infra_image *= *"\(.*\)"/\1/p' "$K/containers.conf")

@@ -5,9 +5,8 @@
 . "$TESTLIB"
 . "$(dirname "$0")/rt.sh"
 rt_require podman runc
-plan 12
-
 rt_podman
+plan 12
 img=localhost/$RT_ID-img:1
 rt_rootfs "$TMP/rootfs"
 rm -f "$TMP/rootfs/pidone" # the engine brings the init

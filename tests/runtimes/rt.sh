@@ -57,12 +57,13 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 # Paths outside the test folder that the engines create on first use.  Each test removes
 # the ones that did not exist before it ran, once no other runtime test needs them.
 rt_host_paths="/run/docker /var/lib/containers /run/containers /run/systemd/nspawn"
-rt_lock=/tmp/pidone-rt.lock
+# The lock is taken on the /tmp folder itself, so that no lock file is left behind.
+rt_lock=/tmp
 rt_track_host_paths() {
 	local p
 	[ -n "${rt_tracking:-}" ] && return 0
 	rt_tracking=1
-	exec 9>>"$rt_lock"
+	exec 9<"$rt_lock"
 	flock -s 9
 	for p in $rt_host_paths; do
 		[ -e "$p" ] || echo "$p" >> /tmp/pidone-rt.created
@@ -86,7 +87,7 @@ rt_untrack_host_paths() {
 			esac
 		done
 		rm -f /tmp/pidone-rt.created
-	) 8>>"$rt_lock"
+	) 8<"$rt_lock"
 }
 
 # Removes the cgroups below NAME in every hierarchy (v1 controllers and v2 unified).
@@ -109,6 +110,7 @@ rt_umount_below() {
 
 # ---- Docker ----------------------------------------------------------------------------
 # rt_dockerd [DOCKERD ARGS]: a private daemon; sets DOCKER (the client command to run).
+# Call it before "plan": when dockerd cannot run here, the whole test is skipped.
 rt_dockerd() {
 	local i
 	DK=$(mktemp -d /tmp/pdk.XXXXXX) # short: the socket path must fit in 108 bytes
@@ -132,9 +134,8 @@ rt_dockerd() {
 		kill -0 "$DOCKERD_PID" 2>/dev/null || break
 		sleep 0.2
 	done
-	diag "dockerd did not start:"
-	tail -n 5 "$DK/dockerd.log" | sed 's/^/#   /'
-	return 1
+	# Only a daemon that cannot run on this machine ends here: say why, and skip.
+	skip_all "dockerd does not start on this machine: $(grep -i 'level=\(fatal\|error\)' "$DK/dockerd.log" | tail -n 1 | cut -c1-200)"
 }
 
 rt_dockerd_stop() {
@@ -158,17 +159,9 @@ rt_dockerd_stop() {
 	rm -rf "$DK"
 }
 
-# rt_docker_stop NAME: "docker stop" and the time it took; sets STOP_MS and EXIT_CODE.
-rt_docker_stop() {
-	local t0
-	t0=$(now_ms)
-	$DOCKER stop "$1" >/dev/null
-	STOP_MS=$(($(now_ms) - t0))
-	EXIT_CODE=$($DOCKER inspect -f '{{.State.ExitCode}}' "$1")
-}
-
 # ---- Podman ----------------------------------------------------------------------------
-# rt_podman: private storage, run folders and containers.conf; defines pm().
+# rt_podman: private storage, run folders and containers.conf; defines pm().  Call it
+# before "plan": when podman cannot run here, the whole test is skipped.
 rt_podman() {
 	PM=$(mktemp -d /tmp/ppm.XXXXXX)
 	mkdir -p "$PM/root" "$PM/run" "$PM/tmp"
@@ -184,6 +177,8 @@ rt_podman() {
 	export CONTAINERS_CONF="$PM/containers.conf"
 	rt_track_host_paths
 	at_exit rt_podman_stop
+	pm info > "$PM/info.txt" 2>&1 ||
+		skip_all "podman does not run on this machine: $(tail -n 1 "$PM/info.txt" | cut -c1-200)"
 }
 
 pm() {
