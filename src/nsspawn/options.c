@@ -198,7 +198,7 @@ int opts_parse(struct ns_config *cfg, int argc, char **argv, char *err, unsigned
 	cfg->map_uid = 0;
 	cfg->map_gid = 0;
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: also resets getopt's state between calls (unit tests) */
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		switch (c) {
 		case 'p': cfg->clone_flags |= CLONE_NEWPID; break;

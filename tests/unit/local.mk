@@ -3,6 +3,7 @@
 if HAVE_CRITERION
 unit_tests = \
 	tests/unit/test_duration \
+	tests/unit/test_nsspawn_options \
 	tests/unit/test_options \
 	tests/unit/test_sig \
 	tests/unit/test_status
@@ -14,6 +15,13 @@ tests_unit_test_duration_CFLAGS = $(unit_cflags)
 tests_unit_test_duration_LDADD = $(unit_ldadd)
 tests_unit_test_options_CFLAGS = $(unit_cflags)
 tests_unit_test_options_LDADD = $(unit_ldadd)
+# nsspawn's option parser and capability lists, with libcap-ng.
+tests_unit_test_nsspawn_options_SOURCES = tests/unit/test_nsspawn_options.c \
+	src/nsspawn/options.c src/nsspawn/caps.c
+tests_unit_test_nsspawn_options_CFLAGS = $(AM_CFLAGS) -Wno-discarded-qualifiers $(CRITERION_CFLAGS) \
+	$(CAPNG_CFLAGS) -I$(top_srcdir)/src/nsspawn
+tests_unit_test_nsspawn_options_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_test_nsspawn_options_LDADD = src/common/libcommon.a $(CRITERION_LIBS) $(CAPNG_LIBS)
 tests_unit_test_sig_CFLAGS = $(unit_cflags)
 tests_unit_test_sig_LDADD = $(unit_ldadd)
 tests_unit_test_status_CFLAGS = $(unit_cflags)
