@@ -10,14 +10,16 @@
 : "${CONTRIB:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../contrib" && pwd)}"
 RT_ID=pidone-rt-$$
 
-# The engines print their own version lines on stderr; tests say what they use.
-rt_require() { # rt_require CMD... : skip the whole test when a tool is missing
+# rt_require CMD...: skips the whole test when a tool, the static pidone or a static busybox
+# is missing.  Call it before "plan".
+rt_require() {
 	local c
 	require_root
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 || skip_all "$c is not installed (contrib/quickstart.sh check installs it)"
 	done
 	[ -x "$PIDONE_STATIC" ] || skip_all "no static pidone at $PIDONE_STATIC (make pidone-static)"
+	rt_busybox > /dev/null || skip_all "needs a static busybox (package busybox-static)"
 }
 
 # A static busybox is what makes a FROM scratch image useful.
