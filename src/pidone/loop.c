@@ -106,6 +106,27 @@ static void finish_stop(struct pidone *st)
 	/* Not allowed here (initial namespace, no CAP_SYS_BOOT): plain exit. */
 }
 
+/* poll(2) refuses more descriptors than RLIMIT_NOFILE, which can be lowered under us
+ * (prlimit): then wait on the signalfd alone, at most 100 ms, and look at the others by
+ * reading them (all non-blocking) instead of spinning on EINVAL. */
+static void poll_degraded(struct pollfd *pfd)
+{
+	static bool warned;
+	uint64_t ticks;
+	int i;
+
+	if (!warned) {
+		warned = true;
+		log_warn("RLIMIT_NOFILE is below %d: checking events every 100 ms", FD_COUNT);
+	}
+	if (poll(&pfd[FD_SIGNAL], 1, 100) < 0)
+		(void)poll(NULL, 0, 100);
+	for (i = 0; i < FD_COUNT; i++)
+		pfd[i].revents = pfd[i].fd >= 0 ? POLLIN : 0;
+	if (pfd[FD_TIMER].fd >= 0 && read(pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) != sizeof(ticks))
+		pfd[FD_TIMER].revents = 0;
+}
+
 int loop_run(struct pidone *st)
 {
 	struct pollfd pfd[FD_COUNT];
@@ -144,9 +165,13 @@ int loop_run(struct pidone *st)
 			reap = r > 0;
 		} else {
 			if (poll(pfd, FD_COUNT, -1) < 0) {
-				if (errno != EINTR)
-					log_error("poll: %m");
-				continue;
+				if (errno == EINVAL) {
+					poll_degraded(pfd);
+				} else {
+					if (errno != EINTR)
+						log_error("poll: %m");
+					continue;
+				}
 			}
 			if (pfd[FD_SIGNAL].revents & POLLIN)
 				reap = read_signals(st);
