@@ -146,10 +146,10 @@ int loop_run(struct pidone *st)
 	for (;;) {
 		bool reap = false;
 
+		memset(pfd, 0, sizeof(pfd)); /* revents too: gcc -fanalyzer loses them in a loop */
 		for (i = 0; i < FD_COUNT; i++) {
 			pfd[i].fd = -1;
 			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
 		}
 		pfd[FD_SIGNAL].fd = st->sfd;
 		if (!st->child.exited)
