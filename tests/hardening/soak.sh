@@ -54,7 +54,9 @@ ok "$([ -e "$TMP/driver-done" ]; echo $?)" "the orphan driver ran to its end"
 # resident memory grows by less than 64 kB and the descriptor count does not change.
 set -- $samples
 n=$#
-base=$(eval echo "\${$(((n + 2) / 3))}")
+b=$(((n + 2) / 3))
+[ $b -ge 2 ] || b=2 # never the sample taken before the first signal
+base=$(eval echo "\${$b}")
 last=$(eval echo "\${$n}")
 base_rss=$(echo "$base" | cut -d: -f2) last_rss=$(echo "$last" | cut -d: -f2)
 base_fd=$(echo "$base" | cut -d: -f3) last_fd=$(echo "$last" | cut -d: -f3)
