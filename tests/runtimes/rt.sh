@@ -9,6 +9,11 @@
 : "${SDNOTIFY_STATIC:=$(dirname "$PIDONE")/tests/runtimes/sdnotify-static}"
 : "${CONTRIB:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../contrib" && pwd)}"
 RT_ID=pidone-rt-$$
+# A test stopped by a signal (make interrupted, a CI timeout) still cleans up: exiting
+# through the signal's trap runs lib.sh's EXIT trap, which runs every at_exit hook.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # rt_require CMD...: skips the whole test when a tool, the static pidone or a static busybox
 # is missing.  Call it before "plan".
