@@ -13,7 +13,8 @@
  * The init's own command is this program again, in one of its helper roles:
  *   initbench sigtarget                       timestamps SIGUSR1 on its stdout
  *   initbench stormcmd ORPHANS                makes the orphans, releases them on request
- * Output lines: "FIGURE NAME VALUE..." with times in nanoseconds and sizes in KiB. */
+ * Output lines: "FIGURE NAME VALUE..." with times in nanoseconds and sizes in KiB.
+ * INITBENCH_DEBUG=1 also shows every storm round on stderr, with the init's wake-ups. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -509,16 +510,23 @@ static int fig_storm(unsigned long orphans, unsigned long rounds, int argc, char
 		for (j = 0; j < n; j++) {
 			uint64_t cpu0, latency;
 			unsigned long made;
+			long sw0;
 
 			k = (j + r) % n;
 			start_in_pidns(&c[k], cmd);
 			wait_ready(&c[k]);
 			sleep_ns(50000000); /* let the machine calm down after the forks */
 			cpu0 = cpu_ns(c[k].pid);
+			sw0 = status_field(c[k].pid, "voluntary_ctxt_switches");
 			write_full(c[k].in_fd, "G", 1);
 			read_full(c[k].out_fd, &latency, sizeof(latency));
 			read_full(c[k].out_fd, &made, sizeof(made));
 			c[k].samples[c[k].n] = cpu_ns(c[k].pid) - cpu0;
+			if (getenv("INITBENCH_DEBUG"))
+				fprintf(stderr, "storm %s: cpu %llu ms, %llu ms, %ld wake-ups\n",
+					c[k].name, (unsigned long long)(c[k].samples[c[k].n] / 1000000),
+					(unsigned long long)(latency / 1000000),
+					status_field(c[k].pid, "voluntary_ctxt_switches") - sw0);
 			c[k].samples2[c[k].n++] = latency;
 			finish(&c[k]);
 			if (made != orphans)
