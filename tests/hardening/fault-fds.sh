@@ -10,11 +10,21 @@ command -v prlimit >/dev/null || skip_all "needs prlimit (util-linux)"
 plan 19
 at_exit kill_leftovers
 
+# Runs a command with descriptors 0-2 only: make check passes tests more (the jobserver's
+# pipes, the driver's), which would shift every limit below.
+only012() {
+	local fd
+	for fd in $(ls /proc/$BASHPID/fd); do
+		[ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null
+	done
+	exec "$@"
+}
+
 # Before start: every limit from "only 0, 1, 2" upwards gives either a clean 125 (one
 # error line naming the cause) or a normal run.
 bad="" first_ok=""
 for n in 3 4 5 6 7 8 9 10; do
-	out=$(cd / && timeout 20 prlimit --nofile=$n:$n "$PIDONE" -- sh -c 'exit 3' 2>&1)
+	out=$(cd / && only012 timeout 20 prlimit --nofile=$n:$n "$PIDONE" -- sh -c 'exit 3' 2>&1)
 	rc=$?
 	case "$rc:$out" in
 	3:) [ -n "$first_ok" ] || first_ok=$n ;;
@@ -26,12 +36,12 @@ for n in 3 4 5 6 7 8 9 10; do
 done
 is "$bad" "" "RLIMIT_NOFILE 3..10 before start: exit 125 with one clear line, or a normal run"
 ok "$([ -n "$first_ok" ] && [ "$first_ok" -le 8 ]; echo $?)" "pidone needs at most 8 descriptors to run (works from $first_ok)"
-out=$(cd / && timeout 20 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
+out=$(cd / && only012 timeout 20 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
 is "$?" 125 "one descriptor beyond 0-2: exit 125"
 is "$(pgrep -f "$TMP" | wc -l)" 0 "nothing started"
 
 # The same as PID 1 of a PID namespace.
-out=$(cd / && in_pidns timeout 20 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
+out=$(cd / && only012 unshare --pid --fork --mount-proc --mount timeout 20 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
 is "$?" 125 "as PID 1 with one spare descriptor: exit 125"
 
 # While running: the command exhausts its own descriptors; pidone is not affected.

@@ -8,7 +8,7 @@
 . "$TESTLIB"
 require_root
 [ -x "${NSSPAWN:-}" ] || skip_all "nsspawn not built"
-plan 19
+plan 18
 at_exit kill_leftovers
 chmod 0755 "$TMP" # the unprivileged runs below must reach their binaries
 
