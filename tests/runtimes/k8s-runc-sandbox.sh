@@ -80,7 +80,7 @@ ns="[ { \"type\": \"pid\", \"path\": \"/proc/$spid/ns/pid\" },
       { \"type\": \"network\", \"path\": \"/proc/$spid/ns/net\" },
       { \"type\": \"uts\" }, { \"type\": \"mount\" } ]"
 # It starts 50 short-lived workers through a subshell that exits: orphans.
-oci_config '[ "sh", "-c", "(for i in $(seq 50); do sleep 2 & done); echo spawned; exec sleep 100000" ]' \
+oci_config '[ "sh", "-c", "(for i in $(seq 50); do sleep 3 & done); echo spawned; exec sleep 100000" ]' \
 	"$ns" app "$CG/app" > "$TMP/app/config.json"
 runc --root "$R" run --bundle "$TMP/app" "$app" < /dev/null > "$TMP/app.log" 2>&1 &
 app_runc=$!
@@ -91,13 +91,7 @@ ok $? "the application container runs in the sandbox's PID namespace"
 ok $? "... the same PID namespace, seen from the host"
 
 # Host view: children of the sandbox's pidone, and zombies among them.
-# (The fields after the ")" that ends the command name are: state, parent PID...)
-stats() { cat /proc/[0-9]*/stat 2>/dev/null | sed 's/.*) //'; }
-children() { stats | awk -v p="$spid" '$2 == p { n++ } END { print n + 0 }'; }
-zombies() { stats | awk -v p="$spid" '$2 == p && $1 == "Z" { n++ } END { print n + 0 }'; }
-is "$(children)" 50 "the application's 50 orphans were adopted by the sandbox's pidone"
-sleep 3
-is "$(zombies)/$(children)" "0/0" "after they exit, the sandbox has reaped every one (zombies/children)"
+rt_adopted_then_reaped "$spid" 50 "the application's orphans, in the sandbox"
 
 # Teardown as the kubelet does it: the application first, then the sandbox with SIGTERM.
 runc --root "$R" kill "$app" KILL

@@ -12,9 +12,6 @@ P="$PIDONE_STATIC"
 pids=""
 kill_all() { local p; for p in $pids; do kill -KILL "$p" 2>/dev/null; done; wait 2>/dev/null; }
 at_exit kill_all
-stats() { cat /proc/[0-9]*/stat 2>/dev/null | sed 's/.*) //'; }
-children() { stats | awk -v p="$1" '$2 == p { n++ } END { print n + 0 }'; }
-zombies() { stats | awk -v p="$1" '$2 == p && $1 == "Z" { n++ } END { print n + 0 }'; }
 field() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
 switches() { echo $(($(field "$1" voluntary_ctxt_switches) + $(field "$1" nonvoluntary_ctxt_switches))); }
 
@@ -49,10 +46,8 @@ kill -0 "$PP" 2>/dev/null
 ok $? "it ignores HUP, USR1, USR2, QUIT, PIPE, ALRM, WINCH and RTMIN+3"
 
 # Orphans of its PID namespace: a process entering it leaves 30 children behind.
-nsenter -t "$PP" -p -- sh -c 'for i in $(seq 30); do sleep 1 & done'
-is "$(children "$PP")" 30 "30 orphans entering its namespace are adopted by it"
-sleep 2
-is "$(zombies "$PP")/$(children "$PP")" 0/0 "... and all reaped after they exit (zombies/children)"
+nsenter -t "$PP" -p -- sh -c 'for i in $(seq 30); do sleep 2 & done'
+rt_adopted_then_reaped "$PP" 30 "PID 1, a process entering its namespace left"
 s0=$(switches "$PP")
 sleep 2
 is "$(($(switches "$PP") - s0))" 0 "afterwards it sleeps again (no wake-up in 2 s)"
@@ -69,13 +64,10 @@ is $? 0 "SIGINT: exit 0"
 
 # Not PID 1: a subreaper for whatever runs below it.  The shell forks a worker, then becomes
 # pidone; half a second later the worker leaves 10 orphans, which land on pidone.
-sh -c '(sleep 0.5; for i in $(seq 10); do sleep 1 & done) & exec "$0" --pause' "$P" 2> "$TMP/sub.err" &
+sh -c '(sleep 0.5; for i in $(seq 10); do sleep 2 & done) & exec "$0" --pause' "$P" 2> "$TMP/sub.err" &
 S=$!
 pids="$pids $S"
-sleep 0.8
-is "$(children "$S")" 10 "not PID 1: the orphans of its descendants are adopted (subreaper)"
-sleep 1.5
-is "$(zombies "$S")/$(children "$S")" 0/0 "... and reaped (zombies/children)"
+rt_adopted_then_reaped "$S" 10 "not PID 1, as a subreaper: its descendants"
 for sig in HUP USR1 QUIT; do kill -s "$sig" "$S"; done
 sleep 0.3
 kill -0 "$S" 2>/dev/null

@@ -304,3 +304,23 @@ rt_nspawn_wait() {
 	WAIT_TRIES=150 wait_for test -s "$TMP/$1.rc"
 	cat "$TMP/$1.rc" 2>/dev/null || echo timeout
 }
+
+# ---- Processes seen from the host ------------------------------------------------------
+# (In /proc/PID/stat the fields after the ")" that ends the command name are: state, PPID.)
+rt_stats() { cat /proc/[0-9]*/stat 2>/dev/null | sed 's/.*) //'; }
+rt_children() { rt_stats | awk -v p="$1" '$2 == p { n++ } END { print n + 0 }'; }
+rt_zombies() { rt_stats | awk -v p="$1" '$2 == p && $1 == "Z" { n++ } END { print n + 0 }'; }
+rt_has_children() { [ "$(rt_children "$1")" -ge "$2" ]; }
+rt_no_children() { [ "$(rt_children "$1")" = 0 ]; }
+# rt_adopted_then_reaped PID N WHAT: N orphans land on PID, then PID reaps them all (2 TAP
+# lines).  Polls rather than sleeps, so that a loaded machine only makes it slower.
+rt_adopted_then_reaped() {
+	local t0 ms
+	WAIT_TRIES=100 wait_for rt_has_children "$1" "$2"
+	is "$(rt_children "$1")" "$2" "$3: $2 orphans were adopted by pidone"
+	t0=$(now_ms)
+	WAIT_TRIES=200 wait_for rt_no_children "$1"
+	ms=$(($(now_ms) - t0))
+	is "$(rt_zombies "$1")/$(rt_children "$1")" 0/0 \
+		"$3: all reaped once they exited, none left a zombie (zombies/children; $ms ms)"
+}
