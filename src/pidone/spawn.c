@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,7 +94,10 @@ int spawn_command(struct pidone *st)
 	st->tty_handed = should_hand_tty();
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
-	pid = proc_fork(0, &pidfd);
+	/* We wait for the exec (the pipe) anyway: CLONE_VFORK lets the kernel do it, which
+	 * keeps us off the CPU while the child runs and spares the copy-on-write faults of
+	 * both: a tenth of "pidone -- true" (bench/: start-up ratio). */
+	pid = proc_fork(CLONE_VFORK, &pidfd);
 	if (pid < 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
