@@ -96,7 +96,7 @@ int spawn_command(struct pidone *st)
 		return -errno;
 	/* We wait for the exec (the pipe) anyway: CLONE_VFORK lets the kernel do it, which
 	 * keeps us off the CPU while the child runs and spares the copy-on-write faults of
-	 * both: a tenth of "pidone -- true" (bench/: start-up ratio). */
+	 * both: a tenth of the time pidone adds to a command's start (bench/: start-up). */
 	pid = proc_fork(CLONE_VFORK, &pidfd);
 	if (pid < 0) {
 		close(pipefd[0]);
