@@ -26,7 +26,7 @@ ok "$([ -n "$pid1" ]; echo $?)" "pidone runs as PID 1 of a new namespace"
 
 wait_for test -e "$TMP/orphans-started"
 # Paced (100 us apart) so that the storm lasts while the orphans come and go.
-"$(dirname "$FIXTURES")/hardening/sigstorm" -p "$pid1" -n "$STORM_SIGNALS" -s 7 -u 100 >"$TMP/sent"
+"$(dirname "$FIXTURES")/hardening/sigstorm" -p "$pid1" -n "$STORM_SIGNALS" -s 7 -u 100 ${STORM_MAX_SIG:+-m $STORM_MAX_SIG} >"$TMP/sent"
 ok $? "sent $STORM_SIGNALS signals (sigqueue retried while the queue was full)"
 WAIT_TRIES=600 wait_for test -e "$TMP/orphans-done"
 ok $? "$STORM_ORPHANS orphans were created and exited meanwhile"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Stress helper: sends a storm of mixed signals to one process.
- *   sigstorm -p PID -n COUNT [-s SEED] [-r PERCENT_RT] [-u MICROSECONDS_BETWEEN]
+ *   sigstorm -p PID -n COUNT [-s SEED] [-r PERCENT_RT] [-u MICROSECONDS_BETWEEN] [-m MAXSIG]
  * Real-time signals are queued with sigqueue and retried while the kernel's queue is
  * full (EAGAIN), so each one counted was really queued; standard signals may coalesce.
+ * -m leaves out real-time signals above MAXSIG (valgrind keeps SIGRTMAX for itself).
  * Prints "SIGNO COUNT" for every signal sent, then "rt TOTAL". */
 #include <errno.h>
 #include <signal.h>
@@ -20,17 +21,18 @@ static const int std_sigs[] = { SIGUSR1, SIGUSR2, SIGHUP, SIGWINCH, SIGALRM, SIG
 int main(int argc, char **argv)
 {
 	unsigned long counts[65] = { 0 }, rt_total = 0;
-	int opt, n = 0, pct = 50, gap = 0, i, s;
+	int opt, n = 0, pct = 50, gap = 0, maxsig = 64, i, s;
 	unsigned seed = (unsigned)time(NULL);
 	pid_t pid = 0;
 
-	while ((opt = getopt(argc, argv, "p:n:s:r:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:s:r:u:m:")) != -1) {
 		switch (opt) {
 		case 'p': pid = (pid_t)atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
 		case 's': seed = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'r': pct = atoi(optarg); break;
 		case 'u': gap = atoi(optarg); break;
+		case 'm': maxsig = atoi(optarg); break;
 		default: return 2;
 		}
 	}
@@ -41,7 +43,9 @@ int main(int argc, char **argv)
 		if (rand() % 100 < pct) {
 			union sigval v = { .sival_int = i };
 
-			s = 34 + rt_offsets[rand() % (int)(sizeof(rt_offsets) / sizeof(rt_offsets[0]))];
+			do
+				s = 34 + rt_offsets[rand() % (int)(sizeof(rt_offsets) / sizeof(rt_offsets[0]))];
+			while (s > maxsig);
 			while (sigqueue(pid, s, v) < 0) {
 				if (errno != EAGAIN) {
 					fprintf(stderr, "sigqueue %d: %s\n", s, strerror(errno));
