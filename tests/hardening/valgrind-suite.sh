@@ -9,7 +9,12 @@
 # Left out, because they look at pidone's process rather than at what it does: under
 # valgrind the process is memcheck (pidone-idle: name and wake-ups), holds valgrind's
 # files and passes its log descriptor on (pidone-fds), and needs descriptors of its own
-# (fault-fds).  Known artifacts, not counted: pidone-reaping.sh 4 (finds pidone by name).
+# (fault-fds).  pidone-personalities is left out too: valgrind keeps signals unblocked at
+# the kernel level and emulates pidone's mask, so a signal the test shell ignores (SIGINT
+# for a background job) is dropped by the kernel instead of queued, and pause mode as PID 1
+# misses its SIGCHLDs; natively a blocked signal is always queued.
+# Known artifacts, not counted: pidone-reaping.sh 4 (0.1 s timing margin, too tight for
+# pidone under valgrind).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-/tmp/pidone-valgrind}
@@ -38,10 +43,10 @@ for t in "$src"/tests/integration/pidone-*.sh "$src"/tests/hardening/fault-fork.
 	"$src"/tests/hardening/signal-storm.sh "$src"/tests/hardening/pid-reuse.sh \
 	"$src"/tests/hardening/seccomp-fallbacks.sh; do
 	[ -e "$t" ] || continue
-	case $t in */pidone-idle.sh | */pidone-fds.sh) continue ;; esac
+	case $t in */pidone-idle.sh | */pidone-fds.sh | */pidone-personalities.sh) continue ;; esac
 	name=${t#"$src"/}
 	tap=$logdir/${name//\//_}.tap
-	timeout 900 bash "$t" >"$tap" 2>&1
+	timeout 300 bash "$t" >"$tap" 2>&1
 	n=$(grep -c '^ok' "$tap")
 	f=0
 	for num in $(sed -n 's/^not ok \([0-9]*\).*/\1/p' "$tap"); do
