@@ -67,9 +67,9 @@ struct ksigaction {
 	uint64_t mask;
 };
 
-int sys_sigaction_ignore(int sig, struct ksigaction_saved *old)
+static int sigaction_set(int sig, unsigned long handler, struct ksigaction_saved *old)
 {
-	struct ksigaction act = { .handler = (unsigned long)SIG_IGN };
+	struct ksigaction act = { .handler = handler };
 	struct ksigaction prev;
 	long r;
 
@@ -81,6 +81,16 @@ int sys_sigaction_ignore(int sig, struct ksigaction_saved *old)
 	old->restorer = prev.restorer;
 	old->mask = prev.mask;
 	return 0;
+}
+
+int sys_sigaction_ignore(int sig, struct ksigaction_saved *old)
+{
+	return sigaction_set(sig, (unsigned long)SIG_IGN, old);
+}
+
+int sys_sigaction_default(int sig, struct ksigaction_saved *old)
+{
+	return sigaction_set(sig, (unsigned long)SIG_DFL, old);
 }
 
 int sys_sigaction_restore(int sig, const struct ksigaction_saved *old)

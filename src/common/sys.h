@@ -52,6 +52,7 @@ struct ksigaction_saved {
 	uint64_t mask;
 };
 int sys_sigaction_ignore(int sig, struct ksigaction_saved *old);
+int sys_sigaction_default(int sig, struct ksigaction_saved *old);
 int sys_sigaction_restore(int sig, const struct ksigaction_saved *old);
 
 #endif

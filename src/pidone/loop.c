@@ -132,16 +132,13 @@ int loop_run(struct pidone *st)
 	struct pollfd pfd[FD_COUNT];
 	bool none_left = false, sigwait_ok;
 	ksigset_t blocked = 0;
-	unsigned long chld[4] = { 0 }; /* the kernel's struct sigaction: the handler first */
 	int i;
 
 	/* While only a signal can wake us (no grace timer, no relay socket), we wait in
 	 * rt_sigtimedwait(2): one system call instead of poll(2) and read(2), so a forwarded
 	 * signal leaves sooner (bench/: signal latency).  The command's exit then shows as
-	 * SIGCHLD, which is queued unless SIGCHLD was ignored when we were started. */
-	sigwait_ok = sys_sigprocmask(SIG_BLOCK, NULL, &blocked) == 0 &&
-		     syscall(SYS_rt_sigaction, SIGCHLD, NULL, chld, sizeof(ksigset_t)) == 0 &&
-		     chld[0] != (unsigned long)SIG_IGN;
+	 * SIGCHLD, which main() made sure is not ignored. */
+	sigwait_ok = sys_sigprocmask(SIG_BLOCK, NULL, &blocked) == 0;
 
 	for (;;) {
 		bool reap = false;

@@ -137,6 +137,11 @@ static int setup_signals(struct pidone *st)
 	st->sfd = sys_signalfd(all);
 	if (st->sfd < 0)
 		return st->sfd;
+	/* An ignored SIGCHLD, inherited from a careless parent, would make the kernel reap
+	 * our children itself: no status to mirror, and a pidfd forever readable. */
+	r = sys_sigaction_default(SIGCHLD, &st->orig_chld);
+	if (r < 0)
+		return r;
 	/* Logging to a terminal we no longer own must never stop us. */
 	r = sys_sigaction_ignore(SIGTTIN, &st->orig_ttin);
 	if (r < 0)

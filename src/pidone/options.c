@@ -173,7 +173,7 @@ static void set_defaults(struct pidone_config *cfg, enum personality persona)
 		cfg->cleanup = false;
 		break;
 	case PERSONA_DUMB_INIT:
-		cfg->new_session = true;
+		cfg->session = SESSION_NEW;
 		break;
 	case PERSONA_CATATONIT:
 		cfg->single_child = true;
@@ -290,7 +290,7 @@ static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 		v = ctx->getenv_fn("DUMB_INIT_SETSID");
 		if (v && !strcmp(v, "0")) {
 			/* Without a session of its own, dumb-init signals the child only. */
-			cfg->new_session = false;
+			cfg->session = SESSION_KEEP;
 			cfg->single_child = true;
 		}
 		v = ctx->getenv_fn("DUMB_INIT_DEBUG");

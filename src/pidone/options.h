@@ -25,6 +25,13 @@ enum notify_mode {
 	NOTIFY_RELAY,
 };
 
+/* The command always leads a process group of its own.  Its session: */
+enum session_mode {
+	SESSION_AUTO, /* its own, unless it gets the terminal's foreground (native, tini) */
+	SESSION_NEW,  /* always its own, taking the terminal along (dumb-init) */
+	SESSION_KEEP, /* pidone's (DUMB_INIT_SETSID=0) */
+};
+
 /* What main() should do after parsing. */
 enum opts_action {
 	OPTS_RUN,
@@ -37,7 +44,7 @@ struct pidone_config {
 	enum personality persona;
 	enum opts_action action;
 	bool single_child;  /* signal the child only, not its process group */
-	bool new_session;   /* setsid() in the child (dumb-init) */
+	enum session_mode session; /* where the command runs, see enum session_mode */
 	bool wait_all;      /* after the command exits, wait for the rest; signal nobody */
 	bool cleanup;       /* SIGTERM/SIGKILL the leftovers when the command exits */
 	bool warn_reap;

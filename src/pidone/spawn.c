@@ -52,7 +52,10 @@ static __attribute__((noreturn)) void child_exec(struct pidone *st, int errpipe,
 	const struct pidone_config *cfg = st->cfg;
 	int err;
 
-	if (cfg->new_session) {
+	if (cfg->session == SESSION_NEW || (cfg->session == SESSION_AUTO && !st->tty_handed)) {
+		/* Without a terminal to share, a session of its own costs nothing and spares
+		 * the kernel an orphaned-process-group check over the whole group at every
+		 * exit of its members (quadratic in an orphan storm: bench/). */
 		setsid();
 		if (st->tty_handed)
 			(void)ioctl(STDIN_FILENO, TIOCSCTTY, 0);
@@ -65,6 +68,7 @@ static __attribute__((noreturn)) void child_exec(struct pidone *st, int errpipe,
 	fix_listen_pid(parent);
 	sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
 	sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
+	sys_sigaction_restore(SIGCHLD, &st->orig_chld);
 	sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
 	execvp(cfg->argv[0], cfg->argv);
 	err = errno;
@@ -110,10 +114,8 @@ int spawn_command(struct pidone *st)
 	close(pipefd[1]);
 	st->child.pid = pid;
 	st->child.pidfd = pidfd;
-	/* Also from the parent, so that a signal forwarded before the child ran setpgid()
-	 * already finds the group.  Fails harmlessly once the child has exec'd. */
-	if (!st->cfg->new_session)
-		setpgid(pid, pid);
+	/* CLONE_VFORK: we resume only once the child has exec'd or died, so its process
+	 * group or session exists before any signal could be forwarded to it. */
 	do {
 		n = read(pipefd[0], &err, sizeof(err));
 	} while (n < 0 && errno == EINTR);

@@ -44,7 +44,7 @@ struct pidone {
 	int tfd;           /* grace timerfd, -1 until needed */
 	int notify_fd;     /* relay socket, -1 when not relaying */
 	ksigset_t orig_mask;
-	struct ksigaction_saved orig_ttin, orig_ttou;
+	struct ksigaction_saved orig_ttin, orig_ttou, orig_chld;
 };
 
 #endif

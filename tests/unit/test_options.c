@@ -32,6 +32,7 @@ static char err[256];
 Test(options, native_defaults)
 {
 	cr_assert_eq(PARSE(NULL, "pidone", "cmd"), 0);
+	cr_assert_eq(cfg.session, SESSION_AUTO);
 	cr_assert_not(cfg.single_child);
 	cr_assert(cfg.cleanup);
 	cr_assert_not(cfg.wait_all);
@@ -226,10 +227,10 @@ Test(options, personality_tini)
 Test(options, personality_dumb_init)
 {
 	cr_assert_eq(PARSE(NULL, "dumb-init", "cmd"), 0);
-	cr_assert(cfg.new_session);
+	cr_assert_eq(cfg.session, SESSION_NEW);
 	cr_assert_not(cfg.single_child);
 	cr_assert_eq(PARSE(ENV("DUMB_INIT_SETSID", "0"), "dumb-init", "cmd"), 0);
-	cr_assert_not(cfg.new_session);
+	cr_assert_eq(cfg.session, SESSION_KEEP);
 	cr_assert(cfg.single_child);
 	cr_assert_eq(PARSE(ENV("DUMB_INIT_DEBUG", "1"), "dumb-init", "-r", "15:3", "cmd"), 0);
 	cr_assert_eq(cfg.verbosity, 3);
