@@ -39,7 +39,10 @@ export STORM_SIGNALS=${STORM_SIGNALS:-1000} STORM_ORPHANS=${STORM_ORPHANS:-2000}
 export STORM_MAX_SIG=63
 
 failed=0 total=0 bad=0
-known_artifacts=" tests/integration/pidone-reaping.sh:4 tests/integration/pidone-env.sh:5 "
+# pidone-signals.sh 10 (300 SIGRTMIN+1 queued while pidone is stopped): once in three
+# runs under valgrind one arrived short (299); never natively or under ASan, where
+# pidone-signals and hardening/signal-storm count every queued real-time signal.
+known_artifacts=" tests/integration/pidone-reaping.sh:4 tests/integration/pidone-env.sh:5 tests/integration/pidone-signals.sh:10 "
 for t in "$src"/tests/integration/pidone-*.sh "$src"/tests/hardening/fault-fork.sh \
 	"$src"/tests/hardening/signal-storm.sh "$src"/tests/hardening/pid-reuse.sh \
 	"$src"/tests/hardening/seccomp-fallbacks.sh; do

@@ -25,18 +25,26 @@ is "$(echo "$out" | grep zombies=)" "zombies=0" "5,000 orphans are all reaped: n
 # Not PID 1: pidone becomes a subreaper; a grandchild orphaned by its parent is adopted
 # and reaped by pidone rather than by the system's init.
 cat > "$TMP/sub.sh" <<EOS
-sleep 0.3 &
+sleep 1 &
 gc=\$!
 echo \$gc > "$TMP/gc.pid"
 exit 0
 EOS
+# Polls rather than sleeps, so that a slow machine (or valgrind) only takes longer.
 cat > "$TMP/parent.sh" <<EOS
 sh "$TMP/sub.sh"
-sleep 0.2
-ppid=\$(awk '/^PPid:/{print \$2}' /proc/\$(cat "$TMP/gc.pid")/status)
+gc=\$(cat "$TMP/gc.pid")
+for i in \$(seq 50); do
+	ppid=\$(awk '/^PPid:/{print \$2}' /proc/\$gc/status)
+	[ "\$ppid" = "\$PPID" ] && break
+	sleep 0.1
+done
 echo "ppid=\$ppid"
-sleep 0.5
-state=\$(awk '/^State:/{print \$2}' /proc/\$(cat "$TMP/gc.pid")/status 2>/dev/null)
+for i in \$(seq 50); do
+	state=\$(awk '/^State:/{print \$2}' /proc/\$gc/status 2>/dev/null)
+	[ -z "\$state" ] && break
+	sleep 0.1
+done
 echo "state=\${state:-gone}"
 EOS
 "$PIDONE" -- sh "$TMP/parent.sh" > "$TMP/sub.out" &

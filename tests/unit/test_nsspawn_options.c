@@ -11,9 +11,19 @@
 static struct ns_config cfg;
 static char err[256];
 
+/* argv lives in static storage: cfg.argv points into it after the call returns. */
+static char *argv_store[32];
+
+static int parse(int argc, char *const *argv)
+{
+	memcpy(argv_store, argv, (size_t)(argc + 1) * sizeof(char *));
+	err[0] = 0;
+	return opts_parse(&cfg, argc, argv_store, err, sizeof(err));
+}
+
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(...) (err[0] = 0, opts_parse(&cfg, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), err, sizeof(err)))
+#define PARSE(...) parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
 Test(nsspawn_options, default_is_pid_and_mount)
 {

@@ -23,10 +23,20 @@ static const char *fake_getenv(const char *name)
 static struct pidone_config cfg;
 static char err[256];
 
+/* argv lives in static storage: cfg.argv points into it after the call returns. */
+static char *argv_store[32];
+
+static int parse(const char *const *env, int argc, char *const *argv)
+{
+	memcpy(argv_store, argv, (size_t)(argc + 1) * sizeof(char *));
+	fake_env = env;
+	err[0] = 0;
+	return opts_parse(&cfg, argc, argv_store, fake_getenv, err, sizeof(err));
+}
+
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(env, ...) (fake_env = (env), err[0] = 0, \
-	opts_parse(&cfg, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), fake_getenv, err, sizeof(err)))
+#define PARSE(env, ...) parse((env), ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 #define ENV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 Test(options, native_defaults)
