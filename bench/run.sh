@@ -57,13 +57,6 @@ add tini "${TINI-$(command -v tini)}"
 add tini-static "${TINI_STATIC-$(command -v tini-static)}"
 add dumb-init "${DUMB_INIT-$(command -v dumb-init)}"
 add catatonit "${CATATONIT-$(command -v catatonit)}"
-# Not a target, an explanation: pidone's dumb-init personality puts the command in a
-# session of its own (setsid) rather than a process group of pidone's session, which
-# changes what each exit costs the kernel in an orphan storm (see the notes).
-if [ -n "${path[pidone-static]:-}" ]; then
-	mkdir "$tmp/persona" && ln -s "${path[pidone-static]}" "$tmp/persona/dumb-init"
-	add pidone-static-setsid "$tmp/persona/dumb-init" as-is
-fi
 peers=()
 for n in "${names[@]}"; do
 	case $n in pidone*) ;; *) peers+=("$n") ;; esac
@@ -197,13 +190,13 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo
 	echo "## Notes"
 	echo
-	echo "- The orphan storm depends on where the command runs. pidone puts it in a process"
-	echo "  group of its own within pidone's session (SPEC 2.4); dumb-init puts it in a session of"
-	echo "  its own (setsid). When a process exits while its parent is in another process group"
-	echo "  of the same session, Linux checks whether the exit orphans the group (kernel/exit.c,"
-	echo "  kill_orphaned_pgrp, under tasklist_lock, which waitid(2) takes too). Measured here,"
-	echo "  that makes 20,000 orphans of one group exit and get reaped more slowly: the row"
-	echo "  pidone-static-setsid is the same binary in its dumb-init personality (setsid)."
+	echo "- The orphan storm depends on where the command runs. When a process exits while its"
+	echo "  parent is in another process group of the same session, Linux checks whether the"
+	echo "  exit orphans the group (kernel/exit.c, kill_orphaned_pgrp, under tasklist_lock, which"
+	echo "  waitid(2) takes too): for 20,000 orphans of one group that is quadratic. pidone"
+	echo "  therefore gives the command a session of its own (as dumb-init does) whenever it does"
+	echo "  not share a terminal with it; only with a terminal does the command stay in"
+	echo "  pidone's session, for job control."
 	echo "- Every init's start-up is measured against the same \`/bin/true\` in the same rounds, but"
 	echo "  the ratio still moves with the machine's load: a plain static fork+exec+wait"
 	echo "  (no init at all) measured 1.23-1.48 times \`/bin/true\` on this machine while it was busy."
