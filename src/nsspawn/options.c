@@ -3,6 +3,7 @@
  * long-only options numbered from CHAR_MAX + 1), every error worded as "cause: fix". */
 #include "options.h"
 #include "caps.h"
+#include "namespaces.h"
 #include "numparse.h"
 
 #include <errno.h>
@@ -13,13 +14,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-#ifndef CLONE_NEWCGROUP
-#define CLONE_NEWCGROUP 0x02000000
-#endif
 
 enum {
 	OPT_PROPAGATION = CHAR_MAX + 1,
