@@ -50,7 +50,12 @@ is "$missing" "" "each kind of standard signal arrived"
 # A batch whose fork failed (a machine short of PIDs) made fewer orphans: count full ones.
 made=$(( $(grep -cx 0 "$TMP/batches") * 1000 ))
 [ "$made" = "$STORM_ORPHANS" ] || diag "only $made orphans made in full batches: the machine refused some forks"
-reaped=$(grep -c "reaped zombie process" "$TMP/err")
+# The batches are done when their last orphan has exited, not when pidone has reaped it:
+# a slow pidone (ASan, a loaded machine) may still be working through the zombies.
+count_reaped() { grep -c "reaped zombie process" "$TMP/err"; }
+all_reaped() { [ "$(count_reaped)" -ge "$made" ]; }
+WAIT_TRIES=300 wait_for all_reaped
+reaped=$(count_reaped)
 ok "$([ "$reaped" -ge "$made" ] && [ "$made" -gt 0 ]; echo $?)" "pidone reaped every orphan ($reaped reaped of $made, --warn-reap)"
 
 # Quiescent: every orphan reaped, the only process left under pidone is the command.
