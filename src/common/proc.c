@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -48,6 +49,44 @@ pid_t proc_fork(uint64_t extra_flags, int *pidfd)
 		*pidfd = fd >= 0 ? fd : -1;
 	}
 	return (pid_t)pid;
+}
+
+pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd)
+{
+	/* Not copying our page tables, and no copy-on-write faults in either process when
+	 * the child writes and we resume: a quarter of the time pidone adds to a command's
+	 * start (bench/: start-up ratio). */
+	const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size;
+	int fd = -1, err;
+	char *stack;
+	pid_t pid;
+
+	*pidfd = -1;
+	size = (stack_size + 2 * page - 1) / page * page; /* + the guard page */
+	stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+		     -1, 0);
+	if (stack == MAP_FAILED)
+		return -errno;
+	/* Stacks grow down: an overflow faults on the lowest page instead of writing over
+	 * whatever memory of ours lies below. */
+	if (mprotect(stack, page, PROT_NONE) < 0) {
+		err = -errno;
+		munmap(stack, size);
+		return err;
+	}
+	pid = clone(fn, stack + size, flags | CLONE_PIDFD, arg, &fd);
+	/* Before Linux 5.2 the flag is ignored (fd stays -1); a seccomp profile may refuse it. */
+	if (pid < 0 && (errno == EINVAL || errno == EPERM || errno == ENOSYS))
+		pid = clone(fn, stack + size, flags, arg);
+	err = pid < 0 ? -errno : 0;
+	munmap(stack, size);
+	if (err)
+		return err;
+	*pidfd = fd >= 0 ? fd : sys_pidfd_open(pid);
+	if (*pidfd < 0)
+		*pidfd = -1;
+	return pid;
 }
 
 int proc_signal(int pidfd, pid_t pid, bool pid_valid, int sig, bool group)

@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 		if (r < 0)
 			return fail("cannot start the command", -r);
 		if (r > 0) {
-			log_error("cannot execute '%s': %s", cfg.argv[0], strerror(r));
+			/* The child said why (spawn.c). */
 			reaper_reap(&st, true);
 			return status_for_exec_error(r);
 		}

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Spawning the command.  Everything between fork and exec is async-signal-safe:
+/* Spawning the command.  The child runs in our memory until it execs (proc_spawn), so
+ * everything it does is async-signal-safe and writes nothing of ours but what it means to:
  * no allocation, no stdio, _exit() on failure. */
 #include "spawn.h"
 #include "log.h"
 #include "numparse.h"
 #include "proc.h"
+#include "status.h"
 #include "sys.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,18 +20,29 @@
 #include <unistd.h>
 
 /* Socket activation: LISTEN_PID names the process the sockets are for.  When it names
- * pidone, the sockets are really meant for the command. */
-static void fix_listen_pid(pid_t parent)
+ * pidone, they are really meant for the command.  Returns that environment entry. */
+static char **listen_pid_entry(pid_t self)
+{
+	unsigned listen_pid;
+	char **e;
+
+	for (e = environ; *e; e++)
+		if (!strncmp(*e, "LISTEN_PID=", 11))
+			break;
+	if (!*e || parse_uint(*e + 11, INT32_MAX, &listen_pid) < 0 ||
+	    listen_pid != (unsigned)self)
+		return NULL;
+	return e;
+}
+
+/* In the child: points the entry at "LISTEN_PID=<our PID>" (no allocation). */
+static void set_listen_pid(char **entry)
 {
 	static char buf[32];
-	const char *v = getenv("LISTEN_PID");
-	char digits[16], **e;
+	char digits[16];
 	pid_t self = getpid();
-	unsigned listen_pid;
 	int n = 0, i;
 
-	if (!v || parse_uint(v, INT32_MAX, &listen_pid) < 0 || listen_pid != (unsigned)parent)
-		return;
 	do {
 		digits[n++] = (char)('0' + self % 10);
 		self /= 10;
@@ -39,16 +51,22 @@ static void fix_listen_pid(pid_t parent)
 	for (i = 0; i < n; i++)
 		buf[11 + i] = digits[n - 1 - i];
 	buf[11 + n] = '\0';
-	/* Replace the entry in place: putenv() may allocate, which a forked child must not. */
-	for (e = environ; *e; e++)
-		if (!strncmp(*e, "LISTEN_PID=", 11)) {
-			*e = buf;
-			break;
-		}
+	*entry = buf;
 }
 
-static __attribute__((noreturn)) void child_exec(struct pidone *st, int errpipe, pid_t parent)
+/* What the child needs; it runs on a stack of its own but in our memory (proc_spawn). */
+struct spawn_ctx {
+	struct pidone *st;
+	char **listen_entry;   /* LISTEN_PID=<pidone>, to be given the child's PID */
+	volatile int exec_err; /* written by the child when exec fails */
+};
+
+/* ASan would warn about the stack it does not know when this calls _exit() (and a
+ * warning on stderr is a test failure); nothing here is worth instrumenting. */
+__attribute__((no_sanitize_address)) static int child_exec(void *arg)
 {
+	struct spawn_ctx *ctx = arg;
+	struct pidone *st = ctx->st;
 	const struct pidone_config *cfg = st->cfg;
 	int err;
 
@@ -65,16 +83,19 @@ static __attribute__((noreturn)) void child_exec(struct pidone *st, int errpipe,
 		if (st->tty_handed)
 			(void)tcsetpgrp(STDIN_FILENO, getpgrp());
 	}
-	fix_listen_pid(parent);
+	if (ctx->listen_entry)
+		set_listen_pid(ctx->listen_entry);
 	sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
 	sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
 	sys_sigaction_restore(SIGCHLD, &st->orig_chld);
 	sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
 	execvp(cfg->argv[0], cfg->argv);
 	err = errno;
-	if (write(errpipe, &err, sizeof(err)) < 0)
-		(void)0;
-	_exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
+	/* Said here rather than by pidone, so that it is said under valgrind too (which runs
+	 * this child as a fork: then pidone learns of the failure from the exit status). */
+	log_error("cannot execute '%s': %s", cfg->argv[0], strerror(err));
+	ctx->exec_err = err;
+	_exit(status_for_exec_error(err));
 }
 
 /* The terminal is handed over only when pidone itself is in its foreground. */
@@ -90,38 +111,28 @@ static bool should_hand_tty(void)
 
 int spawn_command(struct pidone *st)
 {
-	pid_t parent = getpid();
-	int pipefd[2], err = 0, pidfd;
-	ssize_t n;
+	struct spawn_ctx ctx = { .st = st, .listen_entry = listen_pid_entry(getpid()) };
+	char *listen_saved = ctx.listen_entry ? *ctx.listen_entry : NULL, **arg;
+	size_t argc = 0;
+	int pidfd;
 	pid_t pid;
 
 	st->tty_handed = should_hand_tty();
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -errno;
-	/* We wait for the exec (the pipe) anyway: CLONE_VFORK lets the kernel do it, which
-	 * keeps us off the CPU while the child runs and spares the copy-on-write faults of
-	 * both: a tenth of the time pidone adds to a command's start (bench/: start-up). */
-	pid = proc_fork(CLONE_VFORK, &pidfd);
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
+	for (arg = st->cfg->argv; *arg; arg++)
+		argc++;
+	/* execvp() needs a few KiB of stack; glibc's copies argv there to run a script
+	 * without a #! line through /bin/sh. */
+	pid = proc_spawn(child_exec, &ctx, 65536 + (argc + 2) * sizeof(char *), &pidfd);
+	if (ctx.listen_entry)
+		*ctx.listen_entry = listen_saved; /* the child replaced it in our memory */
+	if (pid < 0)
 		return pid;
-	}
-	if (pid == 0) {
-		close(pipefd[0]);
-		child_exec(st, pipefd[1], parent);
-	}
-	close(pipefd[1]);
-	st->child.pid = pid;
-	st->child.pidfd = pidfd;
 	/* CLONE_VFORK: we resume only once the child has exec'd or died, so its process
 	 * group or session exists before any signal could be forwarded to it. */
-	do {
-		n = read(pipefd[0], &err, sizeof(err));
-	} while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	if (n == (ssize_t)sizeof(err))
-		return err > 0 ? err : EIO;
+	st->child.pid = pid;
+	st->child.pidfd = pidfd;
+	if (ctx.exec_err)
+		return ctx.exec_err;
 	log_info("started %s as PID %d%s", st->cfg->argv[0], (int)pid,
 		 pidfd < 0 ? " (no pidfd: the kernel refused it)" : "");
 	return 0;

@@ -8,27 +8,27 @@ plan 23
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
+# stubborn GRACE TAG: runs a command that ignores SIGTERM under pidone --grace GRACE,
+# sends pidone SIGTERM and prints pidone's exit status and the milliseconds it took.
+stubborn() {
+	local pid t0 rc
+	"$PIDONE" --grace "$1" -- "$FIXTURES/sigrec" -o "$TMP/$2" -r "$TMP/$2.ready" -i TERM -t 20 &
+	pid=$!
+	wait_for test -e "$TMP/$2.ready"
+	t0=$(ms)
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	echo "$rc $(( $(ms) - t0 ))"
+}
+
 # 1. A command that ignores SIGTERM is SIGKILLed when the grace period ends, not before.
-"$PIDONE" --grace 1s -- "$FIXTURES/sigrec" -o "$TMP/ign" -r "$TMP/ign.ready" -i TERM -t 20 &
-pid=$!
-wait_for test -e "$TMP/ign.ready"
-t0=$(ms)
-kill -TERM $pid
-wait $pid
-rc=$?
-dt=$(( $(ms) - t0 ))
+read -r rc dt < <(stubborn 1s ign)
 is "$rc" 137 "a command ignoring SIGTERM is SIGKILLed: pidone exits 137"
 ok $([ $dt -ge 950 ] && [ $dt -lt 2500 ]; echo $?) "it was killed after about 1 s ($dt ms)"
 
 # grace 0 kills at once.
-"$PIDONE" -t 0 -- "$FIXTURES/sigrec" -o "$TMP/ign0" -r "$TMP/ign0.ready" -i TERM -t 20 &
-pid=$!
-wait_for test -e "$TMP/ign0.ready"
-t0=$(ms)
-kill -TERM $pid
-wait $pid
-rc=$?
-dt=$(( $(ms) - t0 ))
+read -r rc dt < <(stubborn 0 ign0)
 ok $([ $rc = 137 ] && [ $dt -lt 500 ]; echo $?) "--grace 0 kills at once ($rc after $dt ms)"
 
 # Every shutdown signal starts the grace timer.  systemd's SIGRTMIN+3 (halt) reaches
