@@ -94,10 +94,38 @@ static uint64_t quantile(uint64_t *v, size_t n, double q)
 	return v[i >= n ? n - 1 : i];
 }
 
+/* The order of the contenders in one round: a fresh shuffle every round (xorshift, fixed
+ * seed), so that no contender always follows the same one (a rotation would keep the
+ * cyclic order, and with it whatever state one contender leaves for the next). */
+static void shuffle_order(size_t *ord, size_t n)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15u;
+	size_t i, j, t;
+
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	for (i = n; i > 1; i--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (size_t)(x % i);
+		t = ord[i - 1];
+		ord[i - 1] = ord[j];
+		ord[j] = t;
+	}
+}
+
+#define MAX_CONTENDERS 64
+
 static size_t parse_contenders(int argc, char **argv, struct contender **out, size_t per)
 {
 	struct contender *c = calloc((size_t)argc, sizeof(*c));
 	int i;
+
+	if (argc > MAX_CONTENDERS) {
+		fprintf(stderr, "initbench: at most %d contenders\n", MAX_CONTENDERS);
+		exit(2);
+	}
 
 	if (!c)
 		die("calloc");
@@ -339,7 +367,7 @@ static int fig_startup(unsigned long rounds, int argc, char **argv)
 {
 	struct contender *c;
 	posix_spawn_file_actions_t fa;
-	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j, ord[MAX_CONTENDERS];
 	char *truth[] = { bin_true, NULL };
 	unsigned long r;
 
@@ -353,10 +381,10 @@ static int fig_startup(unsigned long rounds, int argc, char **argv)
 		if (strcmp(c[k].path, "/bin/true"))
 			time_run(a, &fa);
 	}
-	for (r = 0; r < rounds; r++)
-		/* Rotate the order so that no contender always follows the same one. */
+	for (r = 0; r < rounds; r++) {
+		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
-			k = (j + r) % n;
+			k = ord[j];
 			if (!strcmp(c[k].path, "/bin/true")) {
 				c[k].samples[c[k].n++] = time_run(truth, &fa);
 			} else {
@@ -365,6 +393,7 @@ static int fig_startup(unsigned long rounds, int argc, char **argv)
 				c[k].samples[c[k].n++] = time_run(a, &fa);
 			}
 		}
+	}
 	for (k = 0; k < n; k++)
 		printf("startup %s %llu %llu\n", c[k].name,
 		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
@@ -398,10 +427,8 @@ static int fig_idle(unsigned long seconds, int argc, char **argv)
 	struct contender *c;
 	size_t n = parse_contenders(argc, argv, &c, 2), k;
 	char *cmd[] = { bin_sleep, long_time, NULL };
-	long before[64];
+	long before[MAX_CONTENDERS];
 
-	if (n > 64)
-		n = 64;
 	for (k = 0; k < n; k++)
 		start_in_pidns(&c[k], cmd);
 	/* Let them settle: the command has started, the loader is done. */
@@ -422,22 +449,35 @@ static int fig_idle(unsigned long seconds, int argc, char **argv)
 	return 0;
 }
 
+/* Rounds per session of the signal figure: every session starts the inits afresh, so that
+ * where the scheduler happened to put an init and its command (the same CPU or not: a
+ * third of the latency) is drawn again and again instead of once for the whole run. */
+#define SIGNAL_SESSION_ROUNDS 250
+
 static int fig_signal(unsigned long rounds, int argc, char **argv)
 {
 	struct contender *c;
-	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j, ord[MAX_CONTENDERS];
 	char *cmd[] = { (char *)self_path, arg_sigtarget, NULL };
 	unsigned long r;
 
-	for (k = 0; k < n; k++)
-		start_in_pidns(&c[k], cmd);
-	for (k = 0; k < n; k++)
-		wait_ready(&c[k]);
 	for (r = 0; r < rounds; r++) {
+		if (r % SIGNAL_SESSION_ROUNDS == 0) {
+			for (k = 0; r && k < n; k++)
+				kill_init(&c[k]);
+			/* In a new order too: where a process lands depends on what started
+			 * just before it. */
+			shuffle_order(ord, n);
+			for (j = 0; j < n; j++)
+				start_in_pidns(&c[ord[j]], cmd);
+			for (k = 0; k < n; k++)
+				wait_ready(&c[k]);
+		}
+		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
 			uint64_t t0, t1;
 
-			k = (j + r) % n;
+			k = ord[j];
 			t0 = now_ns();
 			kill(c[k].pid, SIGUSR1);
 			read_full(c[k].out_fd, &t1, sizeof(t1));
@@ -446,7 +486,8 @@ static int fig_signal(unsigned long rounds, int argc, char **argv)
 		sleep_ns(200000);
 	}
 	for (k = 0; k < n; k++) {
-		kill_init(&c[k]);
+		if (c[k].pid > 0)
+			kill_init(&c[k]);
 		printf("signal %s %llu %llu\n", c[k].name,
 		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
 		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.99));
@@ -457,15 +498,16 @@ static int fig_signal(unsigned long rounds, int argc, char **argv)
 static int fig_stop(unsigned long rounds, int argc, char **argv)
 {
 	struct contender *c;
-	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j, ord[MAX_CONTENDERS];
 	char *cmd[] = { (char *)self_path, arg_sigtarget, NULL };
 	unsigned long r;
 
-	for (r = 0; r < rounds; r++)
+	for (r = 0; r < rounds; r++) {
+		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
 			uint64_t t0;
 
-			k = (j + r) % n;
+			k = ord[j];
 			start_in_pidns(&c[k], cmd);
 			wait_ready(&c[k]);
 			sleep_ns(1000000); /* the init is back in its wait */
@@ -474,6 +516,7 @@ static int fig_stop(unsigned long rounds, int argc, char **argv)
 			finish(&c[k]);
 			c[k].samples[c[k].n++] = now_ns() - t0;
 		}
+	}
 	for (k = 0; k < n; k++)
 		printf("stop %s %llu %llu\n", c[k].name,
 		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
@@ -501,18 +544,19 @@ static uint64_t cpu_ns(pid_t pid)
 static int fig_storm(unsigned long orphans, unsigned long rounds, int argc, char **argv)
 {
 	struct contender *c;
-	size_t n = parse_contenders(argc, argv, &c, rounds), k, j;
+	size_t n = parse_contenders(argc, argv, &c, rounds), k, j, ord[MAX_CONTENDERS];
 	char num[32], *cmd[] = { (char *)self_path, arg_stormcmd, num, NULL };
 	unsigned long r;
 
 	snprintf(num, sizeof(num), "%lu", orphans);
-	for (r = 0; r < rounds; r++)
+	for (r = 0; r < rounds; r++) {
+		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
 			uint64_t cpu0, latency;
 			unsigned long made;
 			long sw0;
 
-			k = (j + r) % n;
+			k = ord[j];
 			start_in_pidns(&c[k], cmd);
 			wait_ready(&c[k]);
 			sleep_ns(50000000); /* let the machine calm down after the forks */
@@ -533,6 +577,7 @@ static int fig_storm(unsigned long orphans, unsigned long rounds, int argc, char
 				fprintf(stderr, "initbench: %s: %lu orphans instead of %lu\n",
 					c[k].name, made, orphans);
 		}
+	}
 	for (k = 0; k < n; k++)
 		printf("storm %s %llu %llu\n", c[k].name,
 		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),

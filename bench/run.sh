@@ -7,6 +7,7 @@
 #   bench/run.sh [--quick] [--out FILE]
 #
 # Environment: PIDONE, PIDONE_STATIC (the binaries under test), INITBENCH (bench/initbench),
+# SPAWNFLOOR (bench/spawnfloor, the start-up floor; skipped when missing),
 # TINI, TINI_STATIC, DUMB_INIT, CATATONIT (peers; default: found on PATH), and the sizes
 # STARTUP_ROUNDS, IDLE_SECONDS, SIGNAL_ROUNDS, STOP_ROUNDS, STORM_ORPHANS, STORM_ROUNDS.
 set -u
@@ -29,12 +30,13 @@ if [ $quick = 1 ]; then
 	: "${STORM_ORPHANS:=200}" "${STORM_ROUNDS:=1}"
 else
 	: "${STARTUP_ROUNDS:=1000}" "${IDLE_SECONDS:=10}" "${SIGNAL_ROUNDS:=5000}" "${STOP_ROUNDS:=100}"
-	: "${STORM_ORPHANS:=20000}" "${STORM_ROUNDS:=7}"
+	: "${STORM_ORPHANS:=20000}" "${STORM_ROUNDS:=11}"
 fi
 
 : "${PIDONE:=$here/../pidone}"
 : "${PIDONE_STATIC:=$(dirname "$PIDONE")/pidone-static}"
 : "${INITBENCH:=$here/initbench}"
+: "${SPAWNFLOOR:=$(dirname "$INITBENCH")/spawnfloor}"
 [ -x "$INITBENCH" ] || { echo "run.sh: $INITBENCH not built (make bench builds it)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "run.sh: needs root for PID namespaces" >&2; exit 2; }
 
@@ -81,7 +83,9 @@ for n in "${names[@]}"; do
 	val[size.$n.1]=$(stat -c %s "$tmp/stripped")
 done
 collect idle "$IDLE_SECONDS" "${args[@]}"
-collect startup "$STARTUP_ROUNDS" "true=/bin/true" "${args[@]}"
+floor=()
+[ -x "$SPAWNFLOOR" ] && floor=("floor=$SPAWNFLOOR")
+collect startup "$STARTUP_ROUNDS" "true=/bin/true" "${floor[@]}" "${args[@]}"
 collect signal "$SIGNAL_ROUNDS" "${args[@]}"
 collect stop "$STOP_ROUNDS" "${args[@]}"
 collect storm "$STORM_ORPHANS" "$STORM_ROUNDS" "${args[@]}"
@@ -159,6 +163,11 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	done
 	echo
 	echo "\`/bin/true\` alone: $(fmt "${val[startup.true.1]}" 1e3 0) µs (median)."
+	if [ -n "${val[startup.floor.1]:-}" ]; then
+		echo "The start-up floor, bench/spawnfloor (a static program that only starts its command"
+		echo "as pidone does and waits for it), in the same rounds: ratio $(awk -v a="${val[startup.floor.1]}" \
+			-v b="${val[startup.true.1]}" 'BEGIN { printf "%.2f", a / b }')."
+	fi
 	echo
 	echo "## Targets (SPEC 5, issue 6), checked for $t"
 	echo
@@ -168,10 +177,11 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo
 	echo "## How it is measured"
 	echo
-	echo "Every figure runs all contenders interleaved (A B C A B C ..., the order rotated"
-	echo "every round), so that other load on the machine hits them alike; the table shows"
-	echo "medians. All but the start-up figure run the init as PID 1 of a fresh PID namespace,"
-	echo "as in a container. bench/initbench.c does the measuring."
+	echo "Every figure runs all contenders interleaved, in a fresh random order every round"
+	echo "(a fixed rotation would keep the same contender before each one), so that other"
+	echo "load on the machine hits them alike; the table shows medians. All but the start-up"
+	echo "figure run the init as PID 1 of a fresh PID namespace, as in a container."
+	echo "bench/initbench.c does the measuring."
 	echo
 	echo "- **size**: the binary after \`strip --strip-all\`."
 	echo "- **idle RSS**, **wake-ups**: \`INIT -- sleep\`; VmRSS and the growth of voluntary +"
@@ -184,7 +194,10 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo "  the time from the release until \`kill(pid, 0)\` fails for every one of them (a"
 	echo "  zombie still answers it). Median of ${STORM_ROUNDS} rounds."
 	echo "- **signal latency**: SIGUSR1 to the init (time taken before kill(2)) until the"
-	echo "  command's handler runs (CLOCK_MONOTONIC in the handler), ${SIGNAL_ROUNDS} rounds."
+	echo "  command's handler runs (CLOCK_MONOTONIC in the handler), ${SIGNAL_ROUNDS} rounds. The"
+	echo "  inits are started afresh, in a random order, every 250 rounds: whether the"
+	echo "  scheduler puts an init and its command on the same CPU moves the latency by a"
+	echo "  third, and that draw must not be made once for a whole run."
 	echo "- **stop**: SIGTERM to the init until waitpid(2) sees it exit, the command dying of"
 	echo "  the forwarded SIGTERM; ${STOP_ROUNDS} rounds."
 	echo
@@ -197,9 +210,16 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo "  therefore gives the command a session of its own (as dumb-init does) whenever it does"
 	echo "  not share a terminal with it; only with a terminal does the command stay in"
 	echo "  pidone's session, for job control."
-	echo "- Every init's start-up is measured against the same \`/bin/true\` in the same rounds, but"
-	echo "  the ratio still moves with the machine's load: a plain static fork+exec+wait"
-	echo "  (no init at all) measured 1.23-1.48 times \`/bin/true\` on this machine while it was busy."
+	echo "- The orphan storm has two modes, whatever the init: in most rounds the orphans exit in"
+	echo "  about the order in which they were made, the init finds each zombie near the head of"
+	echo "  its list of children and never sleeps; in the others they exit out of order, and every"
+	echo "  waitid(2) walks past thousands of live children first (seconds of CPU, INITBENCH_DEBUG=1"
+	echo "  shows the rounds). A median of few rounds can land in either mode for any contender."
+	echo "- Start-up: an init that is a program of its own adds one exec and one process to every"
+	echo "  start. The floor line above measures exactly that and nothing else; pidone-static is"
+	echo "  within a few microseconds of it. What remains is the kernel's (exec, exit, and"
+	echo "  wake-ups that cross CPUs: a spawner pinned to one CPU measured 100 µs less on this"
+	echo "  virtual machine; pidone does not pin the command, which must keep its CPU affinity)."
 	echo
 	echo "Versions:"
 	echo
