@@ -452,7 +452,7 @@ static int fig_idle(unsigned long seconds, int argc, char **argv)
 /* Rounds per session of the signal figure: every session starts the inits afresh, so that
  * where the scheduler happened to put an init and its command (the same CPU or not: a
  * third of the latency) is drawn again and again instead of once for the whole run. */
-#define SIGNAL_SESSION_ROUNDS 250
+#define SIGNAL_SESSION_ROUNDS 100
 
 static int fig_signal(unsigned long rounds, int argc, char **argv)
 {

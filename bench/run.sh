@@ -29,7 +29,7 @@ if [ $quick = 1 ]; then
 	: "${STARTUP_ROUNDS:=20}" "${IDLE_SECONDS:=1}" "${SIGNAL_ROUNDS:=50}" "${STOP_ROUNDS:=3}"
 	: "${STORM_ORPHANS:=200}" "${STORM_ROUNDS:=1}"
 else
-	: "${STARTUP_ROUNDS:=1000}" "${IDLE_SECONDS:=10}" "${SIGNAL_ROUNDS:=5000}" "${STOP_ROUNDS:=100}"
+	: "${STARTUP_ROUNDS:=2000}" "${IDLE_SECONDS:=10}" "${SIGNAL_ROUNDS:=10000}" "${STOP_ROUNDS:=100}"
 	: "${STORM_ORPHANS:=20000}" "${STORM_ROUNDS:=11}"
 fi
 
@@ -195,7 +195,7 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo "  zombie still answers it). Median of ${STORM_ROUNDS} rounds."
 	echo "- **signal latency**: SIGUSR1 to the init (time taken before kill(2)) until the"
 	echo "  command's handler runs (CLOCK_MONOTONIC in the handler), ${SIGNAL_ROUNDS} rounds. The"
-	echo "  inits are started afresh, in a random order, every 250 rounds: whether the"
+	echo "  inits are started afresh, in a random order, every 100 rounds: whether the"
 	echo "  scheduler puts an init and its command on the same CPU moves the latency by a"
 	echo "  third, and that draw must not be made once for a whole run."
 	echo "- **stop**: SIGTERM to the init until waitpid(2) sees it exit, the command dying of"
