@@ -76,11 +76,20 @@ pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd)
 		return err;
 	}
 	pid = clone(fn, stack + size, flags | CLONE_PIDFD, arg, &fd);
-	/* Before Linux 5.2 the flag is ignored (fd stays -1); a seccomp profile may refuse it. */
-	if (pid < 0 && (errno == EINVAL || errno == EPERM || errno == ENOSYS))
-		pid = clone(fn, stack + size, flags, arg);
 	err = pid < 0 ? -errno : 0;
 	munmap(stack, size);
+	/* Before Linux 5.2 the flag is ignored (fd stays -1, pidfd_open below).  When a
+	 * seccomp profile refuses it, take the path of old kernels and strict profiles:
+	 * proc_fork(), a copy of our memory (fn's writes to it are lost, see proc.h). */
+	if (err == -EINVAL || err == -EPERM || err == -ENOSYS) {
+		pid = proc_fork(CLONE_VFORK, &fd);
+		if (pid == 0)
+			_exit(fn(arg));
+		if (pid < 0)
+			return pid;
+		*pidfd = fd;
+		return pid;
+	}
 	if (err)
 		return err;
 	*pidfd = fd >= 0 ? fd : sys_pidfd_open(pid);
