@@ -75,26 +75,16 @@ pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd)
 		munmap(stack, size);
 		return err;
 	}
-	pid = clone(fn, stack + size, flags | CLONE_PIDFD, arg, &fd);
+	/* No CLONE_PIDFD: a seccomp profile may refuse it, and valgrind does not survive a
+	 * refused vfork.  Until we reap the child its PID cannot be reused, so pidfd_open()
+	 * afterwards is as safe. */
+	pid = clone(fn, stack + size, flags, arg);
 	err = pid < 0 ? -errno : 0;
 	munmap(stack, size);
-	/* Before Linux 5.2 the flag is ignored (fd stays -1, pidfd_open below).  When a
-	 * seccomp profile refuses it, take the path of old kernels and strict profiles:
-	 * proc_fork(), a copy of our memory (fn's writes to it are lost, see proc.h). */
-	if (err == -EINVAL || err == -EPERM || err == -ENOSYS) {
-		pid = proc_fork(CLONE_VFORK, &fd);
-		if (pid == 0)
-			_exit(fn(arg));
-		if (pid < 0)
-			return pid;
-		*pidfd = fd;
-		return pid;
-	}
 	if (err)
 		return err;
-	*pidfd = fd >= 0 ? fd : sys_pidfd_open(pid);
-	if (*pidfd < 0)
-		*pidfd = -1;
+	fd = sys_pidfd_open(pid);
+	*pidfd = fd >= 0 ? fd : -1;
 	return pid;
 }
 

@@ -19,10 +19,9 @@ extern bool proc_no_clone3;
 /* Runs fn(arg) in a child that shares our memory until it execs or exits, while we wait
  * (clone() with CLONE_VM | CLONE_VFORK, as posix_spawn(3) does), on a stack of its own of
  * stack_size bytes below a guard page.  fn must only exec or _exit, and may write to our
- * memory to report why it could not exec (lost when it runs as a fork: under valgrind,
- * and when a seccomp profile refuses CLONE_PIDFD, where proc_fork() takes over).  Gets a
- * pidfd with CLONE_PIDFD, from pidfd_open() when the kernel ignores the flag, or *pidfd
- * is -1.  Returns the PID or -errno. */
+ * memory to report why it could not exec (under valgrind, which runs it as a fork, such
+ * writes are lost).  The pidfd comes from pidfd_open() (*pidfd is -1 when refused).
+ * Returns the PID or -errno. */
 pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd);
 
 /* Signals the process behind pidfd, or its whole process group when group is set.
