@@ -10,6 +10,7 @@
 #include "sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -114,12 +115,18 @@ int spawn_command(struct pidone *st)
 	struct spawn_ctx ctx = { .st = st, .listen_entry = listen_pid_entry(getpid()) };
 	char *listen_saved = ctx.listen_entry ? *ctx.listen_entry : NULL, **arg;
 	size_t argc = 0;
-	int pidfd;
+	int pidfd, spare;
 	pid_t pid;
 
 	st->tty_handed = should_hand_tty();
 	for (arg = st->cfg->argv; *arg; arg++)
 		argc++;
+	/* The pidfd needs a free descriptor once the command runs, when it is too late to
+	 * say no: without one, fail now (125) rather than run without a pidfd. */
+	spare = fcntl(st->sfd, F_DUPFD_CLOEXEC, 0);
+	if (spare < 0)
+		return -errno;
+	close(spare);
 	/* execvp() needs a few KiB of stack; glibc's copies argv there to run a script
 	 * without a #! line through /bin/sh. */
 	pid = proc_spawn(child_exec, &ctx, 65536 + (argc + 2) * sizeof(char *), &pidfd);
