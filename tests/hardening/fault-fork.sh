@@ -27,8 +27,9 @@ ok $r "fork refused: the message names the failure ($out)"
 is "$(printf '%s\n' "$out" | wc -l)" 1 "fork refused: a single line on stderr"
 is "$(leftovers)" 0 "fork refused: no process left"
 
-# The same with clone3 and CLONE_PIDFD refused by seccomp, so the fallbacks meet the limit.
-out=$(cd / && as_user 1 "$FIXTURES/seccomp-deny" clone3,clone_pidfd -- "$PIDONE" -- /bin/true 2>&1)
+# The same with clone3 refused by seccomp (older Docker profiles): pidone starts the
+# command with clone() anyway, which meets the limit the same way.
+out=$(cd / && as_user 1 "$FIXTURES/seccomp-deny" clone3 -- "$PIDONE" -- /bin/true 2>&1)
 is "$?" 125 "fork refused on the clone() fallback path: exit 125"
 case "$out" in *"cannot start the command"*) r=0 ;; *) r=1 ;; esac
 ok $r "fallback path: the message names the failure"

@@ -50,8 +50,8 @@ scenario() { # scenario NAME BASE [WRAPPER...] : PIDONE-OPTIONS
 
 scenario group 200 : -W
 scenario single 300 : -W -c
-scenario nopidfd 400 "$FIXTURES/seccomp-deny" clone3,clone_pidfd,pidfd_open,pidfd_send_signal -- : -W
-scenario nopidfd-eperm 500 "$FIXTURES/seccomp-deny" -e EPERM clone3,clone_pidfd,pidfd_open,pidfd_send_signal -- : -W -c
+scenario nopidfd 400 "$FIXTURES/seccomp-deny" clone3,pidfd_open,pidfd_send_signal -- : -W
+scenario nopidfd-eperm 500 "$FIXTURES/seccomp-deny" -e EPERM clone3,pidfd_open,pidfd_send_signal -- : -W -c
 INNER
 
 (cd / && timeout 60 unshare --pid --fork --mount-proc bash "$TMP/inner.sh" "$TMP" "$PIDONE" "$FIXTURES")

@@ -9,7 +9,7 @@ require_root
 plan 33
 at_exit kill_leftovers
 
-sets="pidfd_open,pidfd_send_signal clone3,clone_pidfd close_range clone3,clone_pidfd,pidfd_open,pidfd_send_signal,close_range"
+sets="pidfd_open,pidfd_send_signal clone3 close_range clone3,pidfd_open,pidfd_send_signal,close_range"
 for err in ENOSYS EPERM; do
 	for set in $sets; do
 		name="$set/$err"

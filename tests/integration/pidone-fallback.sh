@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# With clone3 and pidfds (clone's CLONE_PIDFD, pidfd_open) refused by seccomp (old
-# kernels, old Docker profiles), pidone falls back to plain PIDs: exit codes, forwarding
-# and reaping still work
+# With clone3 and pidfds refused by seccomp (old kernels, old Docker profiles), pidone
+# falls back to plain PIDs: exit codes, forwarding and reaping still work
 # (SPEC 5, issue 2 test 9).
 . "$TESTLIB"
 require_root
@@ -10,22 +9,22 @@ require_root
 deny() { "$FIXTURES/seccomp-deny" "$@"; }
 plan 10
 
-for calls in clone3,clone_pidfd,pidfd_open clone3,clone_pidfd,pidfd_open,pidfd_send_signal,close_range; do
+for calls in clone3,pidfd_open clone3,pidfd_open,pidfd_send_signal,close_range; do
 	for err in ENOSYS EPERM; do
 		deny -e $err $calls -- "$PIDONE" -- sh -c 'exit 42'
 		is "$?" 42 "exit code mirrored with $calls refused ($err)"
 	done
 done
 
-deny clone3,clone_pidfd,pidfd_open -- "$PIDONE" -vv -- true 2>"$TMP/log"
+deny clone3,pidfd_open -- "$PIDONE" -vv -- true 2>"$TMP/log"
 grep -q "no pidfd" "$TMP/log"
 ok $? "pidone says it runs without a pidfd"
 
-deny clone3,clone_pidfd,pidfd_open -- "$PIDONE" -- sh -c 'kill -USR1 $$'
+deny clone3,pidfd_open -- "$PIDONE" -- sh -c 'kill -USR1 $$'
 is "$?" 138 "death by signal mirrored without clone3/pidfd"
 
 # Forwarding to the group without pidfds.
-"$FIXTURES/seccomp-deny" clone3,clone_pidfd,pidfd_open,pidfd_send_signal -- "$PIDONE" -- \
+"$FIXTURES/seccomp-deny" clone3,pidfd_open,pidfd_send_signal -- "$PIDONE" -- \
 	"$FIXTURES/sigrec" -o "$TMP/fwd" -r "$TMP/ready" -g -n 1 -t 10 &
 pid=$!
 wait_for test -e "$TMP/ready"
@@ -36,7 +35,7 @@ sleep 0.1
 is "$(sort "$TMP/fwd" | tr '\n' ' ')" "child 12 grandchild 12 " "SIGUSR2 reaches child and grandchild without pidfds"
 
 # Reaping as PID 1 without clone3/pidfd.
-out=$(unshare --pid --fork --mount-proc "$FIXTURES/seccomp-deny" clone3,clone_pidfd,pidfd_open,close_range -- \
+out=$(unshare --pid --fork --mount-proc "$FIXTURES/seccomp-deny" clone3,pidfd_open,close_range -- \
 	"$PIDONE" -- sh -c "\"$FIXTURES/orphans\" 500; sleep 0.5; grep -l '^State:.*Z' /proc/[0-9]*/status | wc -l")
 is "$out" 0 "500 orphans reaped without clone3, pidfd_open and close_range"
 
