@@ -363,35 +363,37 @@ static uint64_t time_run(char *const argv[], const posix_spawn_file_actions_t *f
 	return now_ns() - t0;
 }
 
+/* "INIT -- /bin/true", or /bin/true alone for the contender that is /bin/true itself
+ * (the denominator of the ratio). */
+static char *const *startup_argv(const struct contender *c)
+{
+	static char *argv[4];
+
+	argv[0] = (char *)c->path;
+	argv[1] = strcmp(c->path, bin_true) ? dashdash : NULL;
+	argv[2] = bin_true;
+	argv[3] = NULL;
+	return argv;
+}
+
 static int fig_startup(unsigned long rounds, int argc, char **argv)
 {
 	struct contender *c;
 	posix_spawn_file_actions_t fa;
 	size_t n = parse_contenders(argc, argv, &c, rounds), k, j, ord[MAX_CONTENDERS];
-	char *truth[] = { bin_true, NULL };
 	unsigned long r;
 
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	/* Warm the page cache and the dynamic loader's caches first. */
-	for (k = 0; k < n; k++) {
-		char *a[] = { (char *)c[k].path, dashdash, bin_true, NULL };
-
-		if (strcmp(c[k].path, "/bin/true"))
-			time_run(a, &fa);
-	}
+	for (k = 0; k < n; k++)
+		time_run(startup_argv(&c[k]), &fa);
 	for (r = 0; r < rounds; r++) {
 		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
 			k = ord[j];
-			if (!strcmp(c[k].path, "/bin/true")) {
-				c[k].samples[c[k].n++] = time_run(truth, &fa);
-			} else {
-				char *a[] = { (char *)c[k].path, dashdash, bin_true, NULL };
-
-				c[k].samples[c[k].n++] = time_run(a, &fa);
-			}
+			c[k].samples[c[k].n++] = time_run(startup_argv(&c[k]), &fa);
 		}
 	}
 	for (k = 0; k < n; k++)

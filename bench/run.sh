@@ -86,6 +86,17 @@ collect idle "$IDLE_SECONDS" "${args[@]}"
 floor=()
 [ -x "$SPAWNFLOOR" ] && floor=("floor=$SPAWNFLOOR")
 collect startup "$STARTUP_ROUNDS" "true=/bin/true" "${floor[@]}" "${args[@]}"
+# The same start-up rounds with every process on one CPU: a diagnostic beside the figure,
+# not the figure (the target is checked on the unpinned one).  It takes away the wake-ups
+# of an idle CPU that every hand-off between processes costs on a virtual machine, so what
+# is left is each init's own work.
+cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+if command -v taskset >/dev/null && [ -n "$cpu" ]; then
+	echo "== startup on CPU $cpu" >&2
+	taskset -c "$cpu" "$INITBENCH" startup "$STARTUP_ROUNDS" "true=/bin/true" "${floor[@]}" \
+		"${args[@]}" > "$tmp/out" || { echo "run.sh: initbench startup failed" >&2; exit 1; }
+	while read -r fig name a b; do val[pinned.$name]=$a; done < "$tmp/out"
+fi
 collect signal "$SIGNAL_ROUNDS" "${args[@]}"
 collect stop "$STOP_ROUNDS" "${args[@]}"
 collect storm "$STORM_ORPHANS" "$STORM_ROUNDS" "${args[@]}"
@@ -167,6 +178,14 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 		echo "The start-up floor, bench/spawnfloor (a static program that only starts its command"
 		echo "as pidone does and waits for it), in the same rounds: ratio $(awk -v a="${val[startup.floor.1]}" \
 			-v b="${val[startup.true.1]}" 'BEGIN { printf "%.2f", a / b }')."
+	fi
+	if [ -n "${val[pinned.true]:-}" ]; then
+		line="Every process on CPU $cpu (taskset; a diagnostic, not the target): \`/bin/true\`"
+		line+=" $(fmt "${val[pinned.true]}" 1e3 0) µs; start-up ratio"
+		for n in ${val[pinned.floor]:+floor} "${names[@]}"; do
+			line+=" $n $(fmt "${val[pinned.$n]}" "${val[pinned.true]}" 2),"
+		done
+		echo "${line%,}."
 	fi
 	echo
 	echo "## Targets (SPEC 5, issue 6), checked for $t"

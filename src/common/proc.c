@@ -58,11 +58,10 @@ pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd)
 	 * start (bench/: start-up ratio). */
 	const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), size;
-	int fd = -1, err;
+	int fd, err;
 	char *stack;
 	pid_t pid;
 
-	*pidfd = -1;
 	size = (stack_size + 2 * page - 1) / page * page; /* + the guard page */
 	stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
 		     -1, 0);

@@ -122,8 +122,10 @@ int spawn_command(struct pidone *st)
 	for (arg = st->cfg->argv; *arg; arg++)
 		argc++;
 	/* The pidfd needs a free descriptor once the command runs, when it is too late to
-	 * say no: without one, fail now (125) rather than run without a pidfd. */
-	spare = fcntl(st->sfd, F_DUPFD_CLOEXEC, 0);
+	 * say no: without one, fail now (125) rather than run without a pidfd.  (No
+	 * F_DUPFD_CLOEXEC: it is closed before anything could exec, and musl would spend a
+	 * second system call on it.) */
+	spare = fcntl(st->sfd, F_DUPFD, 0);
 	if (spare < 0)
 		return -errno;
 	close(spare);

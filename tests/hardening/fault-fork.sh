@@ -27,13 +27,13 @@ ok $r "fork refused: the message names the failure ($out)"
 is "$(printf '%s\n' "$out" | wc -l)" 1 "fork refused: a single line on stderr"
 is "$(leftovers)" 0 "fork refused: no process left"
 
-# The same with clone3 refused by seccomp (older Docker profiles): pidone starts the
-# command with clone() anyway, which meets the limit the same way.
+# The same with clone3 refused by seccomp as well (older Docker profiles): pidone starts
+# the command with clone(), which meets the limit the same way.
 out=$(cd / && as_user 1 "$FIXTURES/seccomp-deny" clone3 -- "$PIDONE" -- /bin/true 2>&1)
-is "$?" 125 "fork refused on the clone() fallback path: exit 125"
+is "$?" 125 "fork refused with clone3 denied too: exit 125"
 case "$out" in *"cannot start the command"*) r=0 ;; *) r=1 ;; esac
-ok $r "fallback path: the message names the failure"
-is "$(leftovers)" 0 "fallback path: no process left"
+ok $r "clone3 denied too: the message names the failure"
+is "$(leftovers)" 0 "clone3 denied too: no process left"
 
 # PID 1 of a new PID namespace: the same, and the namespace is gone afterwards.
 out=$(cd / && in_pidns timeout 20 prlimit --nproc=1:1 setpriv --reuid=$uid --regid=$uid --clear-groups \
