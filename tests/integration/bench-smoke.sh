@@ -7,7 +7,7 @@ require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 7
+plan 8
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
@@ -28,11 +28,13 @@ ok $r "every figure of pidone was measured: $row"
 # Columns: name, size, RSS, wake-ups, ...
 wake=$(echo "$row" | awk -F'|' '{ gsub(/ /, "", $5); print $5 }')
 is "$wake" 0 "pidone is not woken while idle"
+grep -q '^Every process on CPU [0-9]* (taskset; .*pidone [0-9.]*[,.]' "$TMP/bench.md"
+ok $? "the start-up figure is also given with every process on one CPU"
 grep -q '^| static binary size |' "$TMP/bench.md"
 ok $? "the targets are listed"
 if [ -x "$PIDONE_STATIC" ]; then
 	grep -q '^| static binary size | .* | met |$' "$TMP/bench.md"
 	ok $? "the static pidone is at most 48 KiB"
 else
-	echo "ok 7 # SKIP pidone-static not built"
+	echo "ok 8 # SKIP pidone-static not built"
 fi
