@@ -30,7 +30,7 @@ if [ $quick = 1 ]; then
 	: "${STORM_ORPHANS:=200}" "${STORM_ROUNDS:=1}"
 else
 	: "${STARTUP_ROUNDS:=2000}" "${IDLE_SECONDS:=10}" "${SIGNAL_ROUNDS:=10000}" "${STOP_ROUNDS:=100}"
-	: "${STORM_ORPHANS:=20000}" "${STORM_ROUNDS:=11}"
+	: "${STORM_ORPHANS:=20000}" "${STORM_ROUNDS:=21}"
 fi
 
 : "${PIDONE:=$here/../pidone}"
@@ -233,7 +233,9 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo "  about the order in which they were made, the init finds each zombie near the head of"
 	echo "  its list of children and never sleeps; in the others they exit out of order, and every"
 	echo "  waitid(2) walks past thousands of live children first (seconds of CPU, INITBENCH_DEBUG=1"
-	echo "  shows the rounds). A median of few rounds can land in either mode for any contender."
+	echo "  shows the rounds). A median of few rounds can land in either mode for any contender:"
+	echo "  with 11 rounds it did, for a different contender in each of this machine's runs,"
+	echo "  hence ${STORM_ROUNDS}."
 	echo "- Start-up: an init that is a program of its own adds one exec and one process to every"
 	echo "  start. The floor line above measures exactly that and nothing else, and pidone-static"
 	echo "  is within a few per cent of it. What the floor costs is mostly hand-offs between"
