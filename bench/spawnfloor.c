@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The floor of the start-up figure (bench/run.sh): "spawnfloor -- COMMAND [ARG...]" starts
- * COMMAND the way pidone does (clone with CLONE_VM | CLONE_VFORK, then exec) and waits for
- * it, and does nothing else: no signal handling, no reaping of orphans.  Built static like
- * pidone-static, it is what any init that is a program of its own costs at the least. */
+ * COMMAND as posix_spawn(3) does (clone with CLONE_VM | CLONE_VFORK on a static stack; what
+ * pidone's vfork() costs too), waits for it, and does nothing else: no signal handling, no
+ * reaping of orphans.  Built static like pidone-static, it is what any init that is a
+ * program of its own costs at the least. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

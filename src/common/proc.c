@@ -7,7 +7,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -51,37 +50,30 @@ pid_t proc_fork(uint64_t extra_flags, int *pidfd)
 	return (pid_t)pid;
 }
 
-pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd)
+pid_t proc_spawn(int (*fn)(void *), void *arg, int *pidfd)
 {
-	/* Not copying our page tables, and no copy-on-write faults in either process when
-	 * the child writes and we resume: a quarter of the time pidone adds to a command's
-	 * start (bench/: start-up ratio). */
-	const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), size;
-	int fd, err;
-	char *stack;
 	pid_t pid;
+	int fd;
 
-	size = (stack_size + 2 * page - 1) / page * page; /* + the guard page */
-	stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-		     -1, 0);
-	if (stack == MAP_FAILED)
-		return -errno;
-	/* Stacks grow down: an overflow faults on the lowest page instead of writing over
-	 * whatever memory of ours lies below. */
-	if (mprotect(stack, page, PROT_NONE) < 0) {
-		err = -errno;
-		munmap(stack, size);
-		return err;
+	/* vfork(): the child borrows our memory, and our stack below this frame, until it
+	 * execs or exits; we sleep meanwhile.  As with posix_spawn(3): no copy of our page
+	 * tables, no copy-on-write faults, and no stack to map and unmap (the child's frames
+	 * grow into the unused part of ours, under the kernel's stack guard gap). */
+	pid = vfork();
+	if (pid == 0)
+		_exit(fn(arg));
+	if (pid < 0) {
+		if (errno != ENOSYS && errno != EPERM)
+			return -errno;
+		/* A seccomp profile that refuses vfork: a copy of us then, still waited for
+		 * until it execs (CLONE_VFORK), so that its process group exists before we
+		 * could signal it.  What it writes to our memory is lost; its exit status
+		 * still says why exec failed. */
+		pid = proc_fork(CLONE_VFORK, pidfd);
+		if (pid == 0)
+			_exit(fn(arg));
+		return pid;
 	}
-	/* No CLONE_PIDFD: a seccomp profile may refuse it, and valgrind does not survive a
-	 * refused vfork.  Until we reap the child its PID cannot be reused, so pidfd_open()
-	 * afterwards is as safe. */
-	pid = clone(fn, stack + size, flags, arg);
-	err = pid < 0 ? -errno : 0;
-	munmap(stack, size);
-	if (err)
-		return err;
 	fd = sys_pidfd_open(pid);
 	*pidfd = fd >= 0 ? fd : -1;
 	return pid;

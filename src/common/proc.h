@@ -17,12 +17,13 @@ pid_t proc_fork(uint64_t extra_flags, int *pidfd);
 extern bool proc_no_clone3;
 
 /* Runs fn(arg) in a child that shares our memory until it execs or exits, while we wait
- * (clone() with CLONE_VM | CLONE_VFORK, as posix_spawn(3) does), on a stack of its own of
- * stack_size bytes below a guard page.  fn must only exec or _exit, and may write to our
- * memory to report why it could not exec (under valgrind, which runs it as a fork, such
- * writes are lost).  The pidfd comes from pidfd_open() (*pidfd is -1 when refused).
+ * (vfork(), as posix_spawn(3) does with CLONE_VM | CLONE_VFORK; a waited-for fork where
+ * seccomp refuses vfork).  fn must only exec or _exit, and may write to our memory to
+ * report why it could not exec (such writes are lost in the fork case, and under
+ * valgrind, which runs every vfork as a fork).  The pidfd comes from pidfd_open() (or
+ * clone3 in the fork case); *pidfd is -1 when the kernel refuses one.
  * Returns the PID or -errno. */
-pid_t proc_spawn(int (*fn)(void *), void *arg, size_t stack_size, int *pidfd);
+pid_t proc_spawn(int (*fn)(void *), void *arg, int *pidfd);
 
 /* Signals the process behind pidfd, or its whole process group when group is set.
  * Uses PIDFD_SIGNAL_PROCESS_GROUP where the kernel has it (6.9+); otherwise kill(-pid)

@@ -55,15 +55,15 @@ static void set_listen_pid(char **entry)
 	*entry = buf;
 }
 
-/* What the child needs; it runs on a stack of its own but in our memory (proc_spawn). */
+/* What the child needs; it runs in our memory (proc_spawn). */
 struct spawn_ctx {
 	struct pidone *st;
 	char **listen_entry;   /* LISTEN_PID=<pidone>, to be given the child's PID */
 	volatile int exec_err; /* written by the child when exec fails */
 };
 
-/* ASan would warn about the stack it does not know when this calls _exit() (and a
- * warning on stderr is a test failure); nothing here is worth instrumenting. */
+/* Runs on our stack while we are suspended (proc_spawn): nothing here may change what
+ * ASan has recorded about that stack, so nothing here is instrumented. */
 __attribute__((no_sanitize_address)) static int child_exec(void *arg)
 {
 	struct spawn_ctx *ctx = arg;
@@ -113,14 +113,11 @@ static bool should_hand_tty(void)
 int spawn_command(struct pidone *st)
 {
 	struct spawn_ctx ctx = { .st = st, .listen_entry = listen_pid_entry(getpid()) };
-	char *listen_saved = ctx.listen_entry ? *ctx.listen_entry : NULL, **arg;
-	size_t argc = 0;
+	char *listen_saved = ctx.listen_entry ? *ctx.listen_entry : NULL;
 	int pidfd, spare;
 	pid_t pid;
 
 	st->tty_handed = should_hand_tty();
-	for (arg = st->cfg->argv; *arg; arg++)
-		argc++;
 	/* The pidfd needs a free descriptor once the command runs, when it is too late to
 	 * say no: without one, fail now (125) rather than run without a pidfd.  (No
 	 * F_DUPFD_CLOEXEC: it is closed before anything could exec, and musl would spend a
@@ -129,9 +126,7 @@ int spawn_command(struct pidone *st)
 	if (spare < 0)
 		return -errno;
 	close(spare);
-	/* execvp() needs a few KiB of stack; glibc's copies argv there to run a script
-	 * without a #! line through /bin/sh. */
-	pid = proc_spawn(child_exec, &ctx, 65536 + (argc + 2) * sizeof(char *), &pidfd);
+	pid = proc_spawn(child_exec, &ctx, &pidfd);
 	if (ctx.listen_entry)
 		*ctx.listen_entry = listen_saved; /* the child replaced it in our memory */
 	if (pid < 0)

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 # With clone3 and pidfds refused by seccomp (old kernels, old Docker profiles), pidone
 # falls back to plain PIDs: exit codes, forwarding and reaping still work
-# (SPEC 5, issue 2 test 9).
+# (SPEC 5, issue 2 test 9).  With vfork refused, it starts the command as a copy of
+# itself that it waits for until the exec.
 . "$TESTLIB"
 require_root
 
 deny() { "$FIXTURES/seccomp-deny" "$@"; }
-plan 10
+plan 17
 
 for calls in clone3,pidfd_open clone3,pidfd_open,pidfd_send_signal,close_range; do
 	for err in ENOSYS EPERM; do
@@ -48,3 +49,25 @@ wait_for test -e "$TMP/ready2"
 kill -HUP $pid
 wait $pid
 is "$(cat "$TMP/fwd2")" "child 1" "with pidfd_send_signal refused the signal still arrives"
+
+# vfork refused (a strict profile): the command still starts, reports a failed exec, and
+# its process group exists before a signal is forwarded to it.
+for err in ENOSYS EPERM; do
+	deny -e $err vfork -- "$PIDONE" -- sh -c 'exit 42'
+	is "$?" 42 "exit code mirrored with vfork refused ($err)"
+done
+deny vfork,clone3 -- "$PIDONE" -- sh -c 'exit 42'
+is "$?" 42 "exit code mirrored with vfork and clone3 refused"
+deny vfork -- "$PIDONE" -- /nonexistent/command 2>"$TMP/err"
+is "$?" 127 "vfork refused: a missing command still gives 127"
+is "$(cat "$TMP/err")" "pidone[$(sed -n 's/^pidone\[\([0-9]*\)\].*/\1/p' "$TMP/err")]: error: cannot execute '/nonexistent/command': No such file or directory" \
+	"vfork refused: and one line names it"
+rm -f "$TMP/ready3"
+"$FIXTURES/seccomp-deny" vfork -- "$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/fwd3" -r "$TMP/ready3" -g -n 1 -t 10 &
+pid=$!
+wait_for test -e "$TMP/ready3"
+kill -USR2 $pid
+wait $pid
+is "$?" 0 "vfork refused: the command exits after the forwarded signal"
+sleep 0.1
+is "$(sort "$TMP/fwd3" | tr '\n' ' ')" "child 12 grandchild 12 " "vfork refused: SIGUSR2 reaches child and grandchild"
