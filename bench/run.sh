@@ -67,14 +67,17 @@ args=()
 for n in "${names[@]}"; do args+=("$n=${path[$n]}"); done
 
 declare -A val
+pin= # collect runs unpinned unless told (pin=CPU collect ...)
 
 # collect FIGURE...: runs initbench and stores "FIGURE NAME A B" as val[FIGURE.NAME.1|2].
+# With pin=CPU, runs it on that CPU alone (taskset) and stores val[pinned.FIGURE.NAME.1|2].
 collect() {
-	echo "== $1" >&2
-	"$INITBENCH" "$@" > "$tmp/out" || { echo "run.sh: initbench $1 failed" >&2; exit 1; }
+	echo "== $1${pin:+ on CPU $pin}" >&2
+	${pin:+taskset -c "$pin"} "$INITBENCH" "$@" > "$tmp/out" ||
+		{ echo "run.sh: initbench $1 failed" >&2; exit 1; }
 	while read -r fig name a b; do
-		val[$fig.$name.1]=$a
-		val[$fig.$name.2]=${b:-}
+		val[${pin:+pinned.}$fig.$name.1]=$a
+		val[${pin:+pinned.}$fig.$name.2]=${b:-}
 	done < "$tmp/out"
 }
 
@@ -92,10 +95,7 @@ collect startup "$STARTUP_ROUNDS" "true=/bin/true" "${floor[@]}" "${args[@]}"
 # is left is each init's own work.
 cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
 if command -v taskset >/dev/null && [ -n "$cpu" ]; then
-	echo "== startup on CPU $cpu" >&2
-	taskset -c "$cpu" "$INITBENCH" startup "$STARTUP_ROUNDS" "true=/bin/true" "${floor[@]}" \
-		"${args[@]}" > "$tmp/out" || { echo "run.sh: initbench startup failed" >&2; exit 1; }
-	while read -r fig name a b; do val[pinned.$name]=$a; done < "$tmp/out"
+	pin=$cpu collect startup "$STARTUP_ROUNDS" "true=/bin/true" "${floor[@]}" "${args[@]}"
 fi
 collect signal "$SIGNAL_ROUNDS" "${args[@]}"
 collect stop "$STOP_ROUNDS" "${args[@]}"
@@ -179,11 +179,11 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 		echo "as pidone does and waits for it), in the same rounds: ratio $(awk -v a="${val[startup.floor.1]}" \
 			-v b="${val[startup.true.1]}" 'BEGIN { printf "%.2f", a / b }')."
 	fi
-	if [ -n "${val[pinned.true]:-}" ]; then
+	if [ -n "${val[pinned.startup.true.1]:-}" ]; then
 		line="Every process on CPU $cpu (taskset; a diagnostic, not the target): \`/bin/true\`"
-		line+=" $(fmt "${val[pinned.true]}" 1e3 0) µs; start-up ratio"
-		for n in ${val[pinned.floor]:+floor} "${names[@]}"; do
-			line+=" $n $(fmt "${val[pinned.$n]}" "${val[pinned.true]}" 2),"
+		line+=" $(fmt "${val[pinned.startup.true.1]}" 1e3 0) µs; start-up ratio"
+		for n in ${val[pinned.startup.floor.1]:+floor} "${names[@]}"; do
+			line+=" $n $(fmt "${val[pinned.startup.$n.1]}" "${val[pinned.startup.true.1]}" 2),"
 		done
 		echo "${line%,}."
 	fi
