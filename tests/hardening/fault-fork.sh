@@ -28,7 +28,7 @@ is "$(printf '%s\n' "$out" | wc -l)" 1 "fork refused: a single line on stderr"
 is "$(leftovers)" 0 "fork refused: no process left"
 
 # The same with clone3 refused by seccomp as well (older Docker profiles): pidone starts
-# the command with clone(), which meets the limit the same way.
+# the command with vfork(), which meets the limit the same way.
 out=$(cd / && as_user 1 "$FIXTURES/seccomp-deny" clone3 -- "$PIDONE" -- /bin/true 2>&1)
 is "$?" 125 "fork refused with clone3 denied too: exit 125"
 case "$out" in *"cannot start the command"*) r=0 ;; *) r=1 ;; esac
