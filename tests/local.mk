@@ -11,10 +11,11 @@ AM_TESTS_ENVIRONMENT = \
 	FIXTURES='$(abs_top_builddir)/tests/fixtures'; \
 	TESTLIB='$(abs_top_srcdir)/tests/lib.sh'; \
 	export PIDONE NSSPAWN FIXTURES TESTLIB;
-EXTRA_DIST += tests/lib.sh
+EXTRA_DIST += tests/lib.sh tests/release/release-lib.sh
 
 include tests/unit/local.mk
 include tests/fixtures/local.mk
 include tests/integration/local.mk
 include tests/runtimes/local.mk
 include tests/hardening.mk
+include tests/release/local.mk
