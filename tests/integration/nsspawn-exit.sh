@@ -36,7 +36,7 @@ is "$("$FIXTURES/ns-status" "$NSSPAWN" -m -- sh -c 'kill -TERM $$')" "signal 15"
 forward_once() {
 	rm -f "$TMP/rec" "$TMP/ready"
 	"$FIXTURES/ns-status" -p "$TMP/nsp.pid" "$NSSPAWN" "$@" -- \
-		"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 2 -t 10 >"$TMP/status" &
+		"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 2 -t 120 >"$TMP/status" &
 	st=$!
 	wait_for test -e "$TMP/ready"
 	nsp=$(cat "$TMP/nsp.pid")
@@ -53,7 +53,7 @@ forward_once --init="$PIDONE"
 is "$(cat "$TMP/rec" | tr '\n' ' ')" "child 15 child 1 " "the same through --init (pidone)"
 
 rm -f "$TMP/rec" "$TMP/ready"
-"$NSSPAWN" -- "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 1 -t 10 -e 3 &
+"$NSSPAWN" -- "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 1 -t 120 -e 3 &
 nsp=$!
 wait_for test -e "$TMP/ready"
 kill -USR1 "$nsp"
