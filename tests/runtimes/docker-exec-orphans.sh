@@ -32,7 +32,8 @@ is "$(ps_orphans)" 100 "after the exec, its 100 children are orphans adopted by 
 
 # They die together; then pidone must reap every one: wait until only pidone and the command
 # are left (a zombie shows as "[sleep]", state Z), and then look.
-$DOCKER exec "$n" pkill -f "sleep 99999"
+# (busybox has no pkill: the PIDs come from its ps.)
+$DOCKER exec "$n" sh -c 'kill $(ps -o pid,args | awk "\$2 == \"sleep\" && \$3 == 99999 { print \$1 }")'
 settled() {
 	$DOCKER exec "$n" ps -o pid,ppid,stat,args > "$TMP/ps.txt" &&
 		[ "$(awk 'NR > 1 && $4 != "ps"' "$TMP/ps.txt" | wc -l)" = 2 ]
