@@ -127,6 +127,17 @@ build_arch() {
 	grep -v "statically linked applications requires at runtime\|^/usr/bin/ld: .*in function\|: in function" \
 		"$work/nsspawn-$arch.err" >&2 || true
 	echo "$arch $platform $machine $("$gcc" -dumpversion) $triplet ${libc_p/ /-} ${libc_n/ /-}" >> "$work/built"
+	# The Debian packages the bits depend on: a rebuild with the same versions gives the same bits.
+	pkgs_of "$arch" "$triplet" >> "$work/packages"
+}
+
+pkgs_of() { # pkgs_of ARCH TRIPLET: "name=version" of the compiler and libraries used
+	local p v out=""
+	for p in "gcc-12-$2" "musl-dev:$1" "libc6-dev-$1-cross" "libcap-ng-dev:$1"; do
+		[ "$1" = amd64 ] && case $p in gcc-12-*) p=gcc-12 ;; libc6-dev-*) p=libc6-dev ;; esac
+		v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && out="$out ${p%%:*}=$v"
+	done
+	echo "$1:$out"
 }
 
 # capng_from_source ARCH GCC: prints the path of a libcap-ng.a built from Debian's source
@@ -168,6 +179,7 @@ capng_sources() { # the host's Debian mirror and suite, as deb-src lines
 }
 
 : > "$work/built"
+: > "$work/packages"
 for arch in $arches; do
 	build_arch "$arch"
 done
@@ -197,6 +209,8 @@ done
 	echo "pidone uses musl (Debian's musl-dev:ARCH) where Debian 12 has it, static glibc elsewhere."
 	echo "nsspawn is static glibc everywhere: Debian builds libcap-ng (libcap-ng-dev:ARCH) for glibc."
 	cat "$work"/capng-note-* 2>/dev/null | sed 's/^/nsspawn: /' || true
+	echo "Debian packages (a rebuild with these versions gives the same bits):"
+	sed 's/^/  /' "$work/packages"
 	echo "Check: sha256sum -c SHA256SUMS"
 } > "$out/MANIFEST"
 
