@@ -12,17 +12,17 @@ settled() {
 }
 switches() { awk '/^voluntary_ctxt_switches/{v=$2} /^nonvoluntary_ctxt_switches/{n=$2} END{print v+n}' /proc/$1/status; }
 
-"$PIDONE" -- sleep 30 &
+"$PIDONE" -- sleep 1000 &
 pid=$!
 at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
 wait_for settled $pid
 before=$(switches $pid)
 sleep 3
 after=$(switches $pid)
-is "$((after - before))" 0 "pidone -- sleep 30 is not woken at all over 3 seconds"
+is "$((after - before))" 0 "pidone -- sleep 1000 is not woken at all over 3 seconds"
 
 # The same as PID 1 of a PID namespace.
-unshare --pid --fork --mount-proc "$PIDONE" -- sleep 30 &
+unshare --pid --fork --mount-proc "$PIDONE" -- sleep 1000 &
 ns=$!
 at_exit "kill -KILL \$(pgrep -P $ns) 2>/dev/null; wait $ns 2>/dev/null"
 wait_for pgrep -P $ns >/dev/null
