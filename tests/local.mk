@@ -13,9 +13,10 @@ AM_TESTS_ENVIRONMENT = \
 	export PIDONE NSSPAWN FIXTURES TESTLIB;
 EXTRA_DIST += tests/lib.sh tests/release/release-lib.sh
 
+# The release tests first: their cross builds take minutes, best spent beside the others.
+include tests/release/local.mk
 include tests/unit/local.mk
 include tests/fixtures/local.mk
 include tests/integration/local.mk
 include tests/runtimes/local.mk
 include tests/hardening.mk
-include tests/release/local.mk
