@@ -241,6 +241,7 @@ int main(int argc, char **argv)
 		}
 		notify_command_started(&st);
 	}
+	reaper_setup(&st);
 
 	/* Only after this point may pidone not die: the command depends on it. */
 	keep[0] = st.sfd;

@@ -250,6 +250,11 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 		return r;
 	if (r)
 		cfg->warn_reap = b;
+	/* A test hook, not an option: the suite runs once per way of reaping (reaper.c). */
+	if ((r = env_bool(ctx, "PIDONE_TEST_WAITID", &b)) < 0)
+		return r;
+	if (r)
+		cfg->test_waitid = b;
 	if ((r = env_verbosity(ctx, "PIDONE_VERBOSITY", &cfg->verbosity)) < 0)
 		return r;
 	v = ctx->getenv_fn("PIDONE_REWRITE");

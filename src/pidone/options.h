@@ -50,6 +50,7 @@ struct pidone_config {
 	bool warn_reap;
 	bool pause;
 	bool subreaper;     /* accepted for compatibility; automatic when not PID 1 */
+	bool test_waitid;   /* test hook PIDONE_TEST_WAITID: always reap with waitid() */
 	int verbosity;
 	int pdeathsig;
 	uint64_t grace_ms;

@@ -38,6 +38,8 @@ struct pidone {
 	bool is_pid1;
 	bool tty_handed;   /* the child's group owns the terminal's foreground */
 	bool in_nspawn;    /* PID 1 of a systemd-nspawn container */
+	bool kernel_reaps; /* SA_NOCLDWAIT: the kernel releases children (reaper.c) */
+	bool exit_pending; /* the command exited, its status is not readable yet */
 	enum phase phase;
 	enum stop_kind stop;
 	int sfd;           /* signalfd */
