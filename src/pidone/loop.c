@@ -35,8 +35,14 @@ static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
 		log_debug("ignored %s", sig_name(sig, name, sizeof(name)));
 		return false;
 	case SIGCLASS_SHUTDOWN:
-		if (!st->cfg->pause && !forward_is_from_tty(st, si))
-			forward_shutdown(st, sig);
+		if (st->cfg->pause || forward_is_from_tty(st, si)) {
+			shutdown_begin(st, STOP_EXIT);
+			return false;
+		}
+		/* --stop-delay: held back, forwarded later by shutdown_on_time(). */
+		if (shutdown_delay(st, sig))
+			return false;
+		forward_shutdown(st, sig);
 		shutdown_begin(st, STOP_EXIT);
 		return false;
 	case SIGCLASS_POWEROFF:

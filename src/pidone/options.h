@@ -54,6 +54,8 @@ struct pidone_config {
 	int verbosity;
 	int pdeathsig;
 	uint64_t grace_ms;
+	uint64_t stop_delay_ms; /* --stop-delay: hold a shutdown signal back this long */
+	bool signal_all;        /* --signal-all: shutdown signals go to everyone, not the group */
 	enum notify_mode notify;
 	uint8_t rewrite[SIG_MAX + 1]; /* signal -> signal to forward; 0 drops it */
 	uint8_t remap_exit[32];       /* bitmap of exit codes turned into 0 */

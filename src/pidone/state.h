@@ -48,6 +48,8 @@ struct pidone {
 	 * costs no descriptor, and the loop's wait takes the time left as its timeout. */
 	long long deadline;  /* end of the grace period, then of the wait after SIGKILL */
 	long long next_tick; /* next look at what sends no event (see shutdown.c) */
+	long long delay_until; /* --stop-delay: when the held-back signal goes on */
+	int delayed_sig;     /* the shutdown signal held back, 0 when none */
 	bool grace_started;
 	bool gave_up;        /* the wait after SIGKILL is over: leave what is left */
 	bool others_only;    /* PID 1 with no child left but processes that joined from outside */
