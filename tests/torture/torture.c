@@ -444,10 +444,14 @@ static pid_t spawn_leaf(int kind)
 	return pid;
 }
 
-/* A leaf that stops itself; it counts as ready once its parent saw it stopped. */
+/* A leaf that stops itself; it counts as ready once its parent saw it stopped.  It stays
+ * in the command's process group or starts a session of its own, never a group of its
+ * own in the command's session: when the command exits, such a group is orphaned (pidone
+ * is in another session) and the kernel itself sends its stopped members SIGHUP and
+ * SIGCONT (POSIX job control), which would kill it before pidone's SIGTERM. */
 static void spawn_stopped(int kind)
 {
-	int group = rnd(&tree_rng, 0, 2);
+	int group = rnd(&tree_rng, 0, 1) * 2;
 	siginfo_t si;
 	pid_t pid = fork();
 
