@@ -105,7 +105,7 @@ struct shm {
 	struct canary canary[2];
 	/* driver -> harness */
 	int done, failed;
-	int status, dt_ms, cpu_ms, cpu_bound_ms;
+	int status, dt_ms, cpu_ms, cpu_bound_ms, live, ref_ms, late_ms;
 	char msg[MSG_LEN];
 };
 
@@ -675,13 +675,11 @@ static int tree_main(void)
 			cmd_exit(2, SIGKILL);
 		cmd_exit(1, p->code);
 	}
-	for (;;) {
-		pause();
-		if (cmd_got_term) {
-			sleep_ms(p->delay_ms);
-			cmd_exit(1, p->code);
-		}
-	}
+	/* Not pause(): SIGTERM may have come while we waited for "go". */
+	while (!cmd_got_term)
+		sleep_ms(1);
+	sleep_ms(p->delay_ms);
+	cmd_exit(1, p->code);
 }
 
 /* The setuid-root helper: pidone (65534) gets EPERM for it. */
@@ -969,6 +967,70 @@ static void check_leftovers(const struct plan *p, pid_t sibling, bool relaxed)
 	(void)p;
 }
 
+/* Processes in A besides its init and the sibling: the tree (and B) at the stop. */
+static int count_live(pid_t sibling)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		int pid = atoi(d->d_name);
+
+		n += pid > 1 && pid != (int)sibling;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* How long this machine needs, right now, to SIGKILL and reap n sleeping processes (at
+ * most 3,000 of them, scaled up): the kernel's share of killing a tree, which no init can
+ * avoid and which a loaded machine makes arbitrarily slow. */
+static int calibrate_kill_ms(int n)
+{
+	int m = n > 3000 ? 3000 : n, made = 0, i, p[2];
+	pid_t *pids = calloc((size_t)m, sizeof(*pids));
+	int64_t t;
+	char c;
+
+	if (!pids || pipe2(p, O_CLOEXEC) < 0) {
+		free(pids);
+		return 0;
+	}
+	for (i = 0; i < m; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			for (int s = 1; s < 65; s++)
+				signal(s, SIG_DFL);
+			close(p[0]);
+			if (write(p[1], "r", 1) != 1)
+				_exit(1);
+			close(p[1]);
+			leaf_wait();
+		}
+		pids[made++] = pid;
+	}
+	close(p[1]);
+	for (i = 0; i < made; i++) /* every one of them has started and is about to sleep */
+		if (read(p[0], &c, 1) != 1)
+			break;
+	close(p[0]);
+	t = now_ns();
+	for (i = 0; i < made; i++)
+		kill(pids[i], SIGKILL);
+	for (i = 0; i < made; i++)
+		while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	t = now_ns() - t;
+	free(pids);
+	return made ? (int)(t / 1000000 * n / made) : 0;
+}
+
 /* Leaves pidone no free descriptor (prlimit --nofile on the running process). */
 static void lower_nofile(pid_t pid, int n)
 {
@@ -998,7 +1060,7 @@ static int driver_main(void)
 	const struct plan *p = &S->plan;
 	pid_t sibling, pidone, *joiner = NULL;
 	int pfd, i, status = -1, cpu, spawned, bound, grace = p->grace_ms, alt, expect;
-	int64_t t0 = 0, t1, deadline, hard;
+	int64_t t0 = 0, t1, strict, deadline, hard;
 	bool alt137 = false, polite_check, exited = false, probe_sent = false, probe_read = false;
 	bool lowered = false, deaf = false;
 	int64_t probe_at = 0;
@@ -1056,6 +1118,9 @@ static int driver_main(void)
 	}
 	if (p->lowfd && !p->lowfd_late)
 		lower_nofile(pidone, p->lowfd);
+	S->live = count_live(sibling);
+	if (S->live >= 200)
+		S->ref_ms = calibrate_kill_ms(S->live);
 	/* The stop: the command's exit, or SIGTERM to pidone (with -W: after that exit). */
 	if (p->stop == STOP_EXIT || p->wait_all) {
 		atomic_set(&S->go, 1);
@@ -1079,7 +1144,10 @@ static int driver_main(void)
 	}
 	/* The contract: pidone is gone within grace + 1 s.  After grace + 200 ms a signal
 	 * (SIGWINCH, harmless) tells whether pidone still reads its signals. */
-	deadline = t0 + (int64_t)(grace + 1000) * 1000000;
+	/* The contract: grace + 1 s.  A big tree on a loaded machine also needs the time the
+	 * kernel takes to kill it, measured above: up to twice that is allowed on top. */
+	strict = t0 + (int64_t)(grace + 1000) * 1000000;
+	deadline = strict + 2 * (int64_t)S->ref_ms * 1000000;
 	hard = deadline + 3000 * 1000000LL;
 	for (;;) {
 		int64_t now = now_ns();
@@ -1098,7 +1166,8 @@ static int driver_main(void)
 		if (probe_sent && !probe_read && sig_pending(pidone, SIGWINCH) == 0)
 			probe_read = true;
 		/* Still there and the signal unread 800 ms later: deaf in this phase. */
-		if (probe_sent && !probe_read && now_ns() > probe_at + 800 * 1000000LL)
+		if (probe_sent && !probe_read &&
+		    now_ns() > probe_at + (800 + 2 * (int64_t)S->ref_ms) * 1000000LL)
 			deaf = true;
 		if (now_ns() > hard)
 			break;
@@ -1111,20 +1180,23 @@ static int driver_main(void)
 		     "harness", S->dt_ms, grace);
 		kill(pidone, SIGKILL);
 	} else if (t1 > deadline) {
-		fail("pidone exited %d ms after the stop: more than grace %d ms + 1 s", S->dt_ms,
-		     grace);
+		fail("pidone exited %d ms after the stop: more than grace %d ms + 1 s + 2 x %d ms "
+		     "(the time this machine needed to kill %d processes)", S->dt_ms, grace,
+		     S->ref_ms, S->live);
+	} else if (t1 > strict) {
+		S->late_ms = (int)((t1 - strict) / 1000000);
 	}
 	if (deaf)
-		fail("pidone left a signal sent %d ms after the grace period unread for 800 ms",
-		     (int)((probe_at - t0) / 1000000) - grace);
+		fail("pidone left a signal sent %d ms after the grace period unread for 800 ms + "
+		     "2 x %d ms", (int)((probe_at - t0) / 1000000) - grace, S->ref_ms);
 	/* pidone's own CPU time, read while it is a zombie. */
 	memset(&si, 0, sizeof(si));
 	while (waitid(P_PID, (id_t)pidone, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
 		;
 	cpu = cpu_ms_of(pidone);
 	spawned = atomic_get(&S->spawned);
-	/* Stated bound: 300 ms plus 100 µs per process the tree ever started. */
-	bound = 300 + spawned / 10;
+	/* Stated bound: 300 ms plus 300 µs per process the tree ever started. */
+	bound = 300 + spawned * 3 / 10;
 	S->cpu_ms = cpu;
 	S->cpu_bound_ms = bound;
 	if (cpu > bound)
@@ -1277,6 +1349,9 @@ static int run_one(const struct plan *plan, int index, bool tap, bool verbose)
 	else if (failed || verbose)
 		printf("%s seed %" PRIu64 ": %s (%d ms, cpu %d ms, %d processes)\n",
 		       failed ? "FAIL" : "ok", plan->seed, desc, S->dt_ms, S->cpu_ms, S->spawned);
+	if (S->late_ms)
+		printf("#   note: %d ms later than grace + 1 s, within the allowance for a machine that "
+		       "needed %d ms to kill %d processes\n", S->late_ms, S->ref_ms, S->live);
 	if (failed) {
 		printf("#   %s\n", S->msg);
 		if (plan_spec_used)
