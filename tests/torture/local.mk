@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The torture suite of issue 12: seeded random hostile process trees under pidone, as
 # PID 1 and as a subreaper, with SPEC.md's safety invariants checked after every run.
-# make check runs 2 x 110 trees (two scripts, so that make -j2 runs them side by side);
+# make check runs 2 x 100 trees (two scripts, so that make -j2 runs them side by side);
 # make torture TORTURE_RUNS=N [TORTURE_SEED=S] runs a long soak.  See docs/security.md.
 check_PROGRAMS += tests/torture/torture
 tests_torture_torture_SOURCES = tests/torture/torture.c
