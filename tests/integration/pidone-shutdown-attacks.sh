@@ -40,7 +40,7 @@ done
 # may not signal: it must be named (PID, reason) and must not keep pidone waiting.
 for s in 1 2 3 4 5 6 7 8; do
 	attack "2. forking threads during the sweep (run $s): pidone exits within grace + 1 s" \
-		"grace_ms=500,stop=term,react=ignore,stub=2,forkers=2,fork_threads=4,fork_cap=1000,fork_fast=1" $s
+		"grace_ms=500,stop=term,react=ignore,stub=2,forkers=2,fork_threads=4,fork_cap=1000,fork_fast=1,fork_idle=300" $s
 done
 attack "2. 9,000 descendants that ignore SIGTERM: all SIGKILLed within grace + 1 s" \
 	"grace_ms=1000,stop=term,react=ignore,huge=9000"

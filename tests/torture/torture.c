@@ -82,6 +82,7 @@ struct plan {
 	int huge;          /* this many descendants in one subtree (> 8192) */
 	int forkers, fork_threads, fork_cap; /* multithreaded processes forking in a loop */
 	int fork_fast;     /* ... without a pause between forks */
+	int fork_idle;     /* ... and this many idle threads created after the forking ones */
 	int joiners, joiners_polite; /* PID 1 mode: processes joined from outside */
 	int suid;          /* unpriv mode: setuid-root helpers pidone may not signal */
 };
@@ -252,8 +253,8 @@ static void plan_describe(const struct plan *p, char *buf, size_t len)
 	if (p->huge)
 		ADD(" huge=%d", p->huge);
 	if (p->forkers)
-		ADD(" forkers=%dx%d(cap %d%s)", p->forkers, p->fork_threads, p->fork_cap,
-		    p->fork_fast ? ", fast" : "");
+		ADD(" forkers=%dx%d(cap %d%s, %d idle threads)", p->forkers, p->fork_threads,
+		    p->fork_cap, p->fork_fast ? ", fast" : "", p->fork_idle);
 	if (p->joiners)
 		ADD(" joiners=%d(%d polite)", p->joiners, p->joiners_polite);
 	if (p->suid)
@@ -314,6 +315,7 @@ static void plan_from_seed(struct plan *p, uint64_t seed)
 		p->fork_threads = rnd(&r, 2, 6);
 		p->fork_cap = rnd(&r, 100, 300);
 		p->fork_fast = chance(&r, 40);
+		p->fork_idle = chance(&r, 30) ? rnd(&r, 50, 300) : 0;
 	}
 	if (p->pid1 && chance(&r, 50)) {
 		p->joiners = rnd(&r, 1, 3);
@@ -331,7 +333,7 @@ static int plan_set(struct plan *p, const char *spec)
 		K(pid1), K(unpriv), K(noproc), K(lowfd), K(lowfd_late), K(wait_all), K(stop), K(grace_ms),
 		K(fate), K(code), K(react), K(delay_ms), K(stub), K(polite), K(stop_stub),
 		K(stop_polite), K(daemons), K(daemons_polite), K(wide), K(wide_polite), K(huge),
-		K(forkers), K(fork_threads), K(fork_cap), K(fork_fast), K(joiners), K(joiners_polite), K(suid),
+		K(forkers), K(fork_threads), K(fork_cap), K(fork_fast), K(fork_idle), K(joiners), K(joiners_polite), K(suid),
 #undef K
 	};
 	char *copy = strdup(spec), *tok, *save = NULL;
@@ -585,8 +587,18 @@ static void *fork_thread(void *arg)
 	return NULL;
 }
 
-static void spawn_forker(int threads)
+static void *idle_thread(void *arg)
 {
+	(void)arg;
+	leaf_wait();
+}
+
+/* The idle threads come after the forking ones (higher thread IDs): a sweep that reads
+ * the children of each thread in turn reads theirs last, which keeps the window between
+ * "list the forking threads' children" and "kill the process" wide open. */
+static void spawn_forker(int threads, int idle)
+{
+	pthread_attr_t attr;
 	pthread_t t;
 	int i;
 
@@ -594,8 +606,13 @@ static void spawn_forker(int threads)
 		return;
 	atomic_inc(&S->spawned);
 	leaf_setup(LEAF_STUB);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
 	for (i = 0; i < threads; i++)
-		if (pthread_create(&t, NULL, fork_thread, (void *)(uintptr_t)(i + 1)) != 0)
+		if (pthread_create(&t, &attr, fork_thread, (void *)(uintptr_t)(i + 1)) != 0)
+			atomic_set(&S->tree_error, 1);
+	for (i = 0; i < idle; i++)
+		if (pthread_create(&t, &attr, idle_thread, NULL) != 0)
 			atomic_set(&S->tree_error, 1);
 	atomic_inc(&S->ready);
 	leaf_wait();
@@ -661,7 +678,7 @@ static int tree_main(void)
 	if (p->huge)
 		spawn_huge(p->huge);
 	for (i = 0; i < p->forkers; i++)
-		spawn_forker(p->fork_threads);
+		spawn_forker(p->fork_threads, p->fork_idle);
 	for (i = 0; i < p->suid; i++)
 		spawn_suid();
 
