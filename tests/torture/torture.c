@@ -106,7 +106,8 @@ struct shm {
 	struct canary canary[2];
 	/* driver -> harness */
 	int done, failed;
-	int status, dt_ms, cpu_ms, cpu_bound_ms, live, ref_ms, late_ms, stall_ms;
+	int status, dt_ms, cpu_ms, cpu_bound_ms, live, ref_ms, late_ms, stall_ms, dying;
+	int polite_slow;
 	char skip[160];
 	char msg[MSG_LEN];
 };
@@ -943,11 +944,12 @@ static bool log_names(int pid)
 }
 
 /* The processes of A left after pidone: everything but A's init and the sibling. */
-static void check_leftovers(const struct plan *p, pid_t sibling, bool relaxed)
+/* waited_ms: how long after the end of the grace period pidone exited. */
+static void check_leftovers(pid_t sibling, bool relaxed, int waited_ms)
 {
 	char list[512];
 	size_t n = 0;
-	int count = 0, i, unk_n = atomic_get(&S->unk_n);
+	int count = 0, dying = 0, i, unk_n = atomic_get(&S->unk_n);
 	struct dirent *d;
 	DIR *dir = opendir("/proc");
 
@@ -977,17 +979,34 @@ static void check_leftovers(const struct plan *p, pid_t sibling, bool relaxed)
 		if (len <= 0)
 			continue;
 		stat[len] = '\0';
-		count++;
-		if (count <= 12) {
-			char *e = strrchr(stat, ')');
+		{
+			char *e = strrchr(stat, ')'), state = e && e[1] ? e[2] : '?';
+			unsigned flags = 0;
 
-			n += (size_t)snprintf(list + n, sizeof(list) - n, " %d(%c)", pid,
-					      e && e[1] ? e[2] : '?');
+			/* after ")": state ppid pgrp session tty tpgid flags; PF_EXITING = 4 */
+			if (e)
+				sscanf(e + 2, "%*c %*d %*d %*d %*d %*d %u", &flags);
+			if (state == 'Z' || state == 'X' || (flags & 4)) {
+				dying++;
+				continue;
+			}
+			count++;
+			if (count <= 12)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, " %d(%c)", pid,
+						      state);
 		}
 	}
 	closedir(dir);
 	if (count && !relaxed)
-		fail("%d process(es) of the tree left after pidone:%s", count, list);
+		fail("%d process(es) of the tree left alive after pidone:%s", count, list);
+	/* Killed processes the kernel had not finished (zombies, exits in progress): pidone
+	 * may leave them to the init above only after waiting for them at least 500 ms
+	 * past the grace period (a slow machine, not a lost process). */
+	if (dying && !relaxed && waited_ms < 500)
+		fail("%d killed process(es) still exiting or unreaped when pidone exited, only %d ms "
+		     "after the grace period", dying, waited_ms);
+	else if (dying && !relaxed)
+		S->dying = dying;
 	/* The setuid ones pidone could not stop must be named, PID and reason. */
 	for (i = 0; i < unk_n && i < MAX_UNK; i++) {
 		if (kill(S->unk[i], 0) < 0)
@@ -996,7 +1015,6 @@ static void check_leftovers(const struct plan *p, pid_t sibling, bool relaxed)
 			fail("setuid process %d was left running and is not named in pidone's log "
 			     "(PID and 'not permitted')", S->unk[i]);
 	}
-	(void)p;
 }
 
 /* Processes in A besides its init and the sibling: the tree (and B) at the stop. */
@@ -1262,14 +1280,24 @@ reap:
 	canary_check(0, "the namespace's PID 1 (canary)");
 	canary_check(1, "the sibling canary");
 	if (!p->pid1)
-		check_leftovers(p, sibling, p->noproc || p->lowfd);
+		check_leftovers(sibling, p->noproc || p->lowfd, S->dt_ms - grace);
 	/* Every process that handles SIGTERM gets it and the grace period: checked when
 	 * the grace period leaves time for it even on a loaded machine. */
 	polite_check = exited && !p->noproc && !p->lowfd && !p->wait_all && grace >= 1000 &&
 		       !p->huge && !p->forkers && (p->stop == STOP_EXIT || p->react != REACT_IGNORE);
-	if (polite_check && S->polite_graceful < S->polite_ready)
-		fail("only %d of %d processes that handle SIGTERM exited gracefully (the others "
-		     "got no SIGTERM or stayed stopped)", S->polite_graceful, S->polite_ready);
+	if (polite_check && S->polite_graceful < S->polite_ready) {
+		/* Sending SIGTERM to a big tree takes about as long as killing it: when this
+		 * machine needs more than half the grace period for that, the handlers could
+		 * not all run in time whatever pidone did, and the check proves nothing. */
+		if (!S->ref_ms && S->live >= 100)
+			S->ref_ms = calibrate_kill_ms(S->live);
+		if (2 * S->ref_ms + S->stall_ms > grace / 2)
+			S->polite_slow = S->polite_ready - S->polite_graceful;
+		else
+			fail("only %d of %d processes that handle SIGTERM exited gracefully (the "
+			     "others got no SIGTERM or stayed stopped)", S->polite_graceful,
+			     S->polite_ready);
+	}
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_PID, (id_t)sibling, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
 	    si.si_pid == sibling)
@@ -1413,6 +1441,13 @@ static int run_one(const struct plan *plan, int index, bool tap, bool verbose)
 		printf("#   note: %d ms later than grace + 1 s, within the allowance for a machine that "
 		       "needed %d ms to kill %d processes and stalled %d ms\n", S->late_ms,
 		       S->ref_ms, S->live, S->stall_ms);
+	if (S->dying)
+		printf("#   note: %d killed processes were still exiting when pidone left them, %d ms "
+		       "after the grace period\n", S->dying, S->dt_ms - plan->grace_ms);
+	if (S->polite_slow)
+		printf("#   note: %d processes that handle SIGTERM did not exit in time on a machine "
+		       "that needed %d ms to kill %d processes: graceful check inconclusive\n",
+		       S->polite_slow, S->ref_ms, S->live);
 	if (failed) {
 		printf("#   %s\n", S->msg);
 		if (plan_spec_used)
