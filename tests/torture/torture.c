@@ -70,6 +70,7 @@ struct plan {
 	int noproc;        /* subreaper pidone without /proc */
 	int lowfd;         /* RLIMIT_NOFILE set to this on the running pidone (0: no) */
 	int lowfd_late;    /* ... in the middle of the grace period (else before the stop) */
+	int waitid;        /* PIDONE_TEST_WAITID=1: pidone reaps with waitid(), not SA_NOCLDWAIT */
 	int wait_all;      /* -W; the stop is a SIGTERM after the command has exited */
 	int stop;          /* enum stop */
 	int grace_ms;
@@ -237,6 +238,8 @@ static void plan_describe(const struct plan *p, char *buf, size_t len)
 			     p->pid1 ? "pid1" : "subreaper", p->unpriv ? "+unpriv" : "",
 			     p->noproc ? "+noproc" : "", p->lowfd ? "+lowfd" : "",
 			     p->wait_all ? "+W" : "", p->grace_ms, stop_name(p));
+	if (p->waitid)
+		n += (size_t)snprintf(buf + n, len - n, " reap=waitid");
 #define ADD(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
 	if (p->stop == STOP_EXIT || p->wait_all)
 		ADD(" cmd=%s:%d", fates[p->fate], p->code);
@@ -325,6 +328,9 @@ static void plan_from_seed(struct plan *p, uint64_t seed)
 	}
 	if (p->unpriv)
 		p->suid = chance(&r, 75) ? rnd(&r, 1, 2) : 0;
+	/* From a stream of its own, so that the plans drawn above stay what they were. */
+	r = seed ^ 0x7f4a7c159e3779b9ULL;
+	p->waitid = chance(&r, 30);
 }
 
 /* --plan "key=value,...": every field not named is 0. */
@@ -332,7 +338,7 @@ static int plan_set(struct plan *p, const char *spec)
 {
 	static const struct { const char *k; size_t off; } keys[] = {
 #define K(f) { #f, offsetof(struct plan, f) }
-		K(pid1), K(unpriv), K(noproc), K(lowfd), K(lowfd_late), K(wait_all), K(stop), K(grace_ms),
+		K(pid1), K(unpriv), K(noproc), K(lowfd), K(lowfd_late), K(waitid), K(wait_all), K(stop), K(grace_ms),
 		K(fate), K(code), K(react), K(delay_ms), K(stub), K(polite), K(stop_stub),
 		K(stop_polite), K(daemons), K(daemons_polite), K(wide), K(wide_polite), K(huge),
 		K(forkers), K(fork_threads), K(fork_cap), K(fork_fast), K(fork_idle), K(joiners), K(joiners_polite), K(suid),
@@ -824,6 +830,10 @@ static __attribute__((noreturn)) void exec_pidone(const struct plan *p)
 		    setresuid(NOBODY, NOBODY, NOBODY) < 0)
 			_exit(123);
 	}
+	if (p->waitid)
+		setenv("PIDONE_TEST_WAITID", "1", 1);
+	else
+		unsetenv("PIDONE_TEST_WAITID");
 	snprintf(grace, sizeof(grace), "%dms", p->grace_ms);
 	snprintf(fd, sizeof(fd), "%d", shm_fd);
 	argv[i++] = "pidone";
