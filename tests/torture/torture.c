@@ -998,7 +998,9 @@ static void check_leftovers(pid_t sibling, bool relaxed, int waited_ms)
 			/* after ")": state ppid pgrp session tty tpgid flags; PF_EXITING = 4 */
 			if (e)
 				sscanf(e + 2, "%*c %*d %*d %*d %*d %*d %u", &flags);
-			if (state == 'Z' || state == 'X' || (flags & 4)) {
+			/* Dying: a zombie, an exit in progress, or SIGKILL pending for a process
+			 * the loaded machine has not run since (state R, not yet exiting). */
+			if (state == 'Z' || state == 'X' || (flags & 4) || sig_pending(pid, SIGKILL) == 1) {
 				dying++;
 				S->cmd_dying |= pid == S->cmd_pid;
 				continue;
