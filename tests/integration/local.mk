@@ -12,9 +12,12 @@ pidone_scenarios = \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
 	tests/integration/pidone-childstate.sh \
-	tests/integration/pidone-waitid.sh \
 	tests/integration/pidone-stop.sh \
 	tests/integration/pidone-shutdown-attacks.sh
 TESTS += $(pidone_scenarios)
-EXTRA_DIST += $(pidone_scenarios)
+EXTRA_DIST += $(pidone_scenarios) tests/integration/pidone-waitid.sh
+# The scenarios again on the waitid() path: distcheck (--disable-slow-tests) runs them once.
+if SLOW_TESTS
+TESTS += tests/integration/pidone-waitid.sh
+endif
 include tests/integration/nsspawn.mk

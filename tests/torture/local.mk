@@ -10,7 +10,10 @@ tests_torture_torture_LDFLAGS = -pthread
 torture_tests = \
 	tests/torture/torture-a.sh \
 	tests/torture/torture-b.sh
+# Minutes of forks: configure --disable-slow-tests (distcheck) leaves them out.
+if SLOW_TESTS
 TESTS += $(torture_tests)
+endif
 EXTRA_DIST += $(torture_tests)
 
 TORTURE_RUNS = 2000
