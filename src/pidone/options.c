@@ -302,18 +302,26 @@ static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 	}
 }
 
-static const char *current_option(char **argv, int optind_now, int opt)
+/* The option as the user typed it: "-x" for a short one (also inside "-vx"), the word
+ * up to any "=" for a long one, so "--pgroup=1" is named "--pgroup". */
+static const char *typed_option(char **argv, int optind_now, int opt)
 {
-	static char buf[3];
+	static char buf[64];
+	const char *arg = argv[optind_now - 1];
+	size_t n;
 
-	if (opt > 0 && opt < CHAR_MAX && argv[optind_now - 1][0] == '-' &&
-	    argv[optind_now - 1][1] != '-') {
+	if (arg[0] != '-' || arg[1] != '-') {
 		buf[0] = '-';
 		buf[1] = (char)opt;
 		buf[2] = '\0';
 		return buf;
 	}
-	return argv[optind_now - 1];
+	n = strcspn(arg, "=");
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, arg, n);
+	buf[n] = '\0';
+	return buf;
 }
 
 static int usage_error(char *err, unsigned errlen, const char *fmt, const char *a, const char *b)
@@ -409,16 +417,17 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			return 0;
 		case ':':
 			return usage_error(err, errlen, "option '%s' needs a value%s",
-					   current_option(argv, optind, optopt), "");
-		default:
-			if (optopt) {
-				char shortopt[3] = { '-', (char)optopt, '\0' };
+					   typed_option(argv, optind, optopt), "");
+		default: {
+			/* getopt_long() sets optopt to the option's value for "--pgroup=1" (a
+			 * value it does not take), to 0 for an unknown long option. */
+			const char *name = typed_option(argv, optind, optopt);
 
-				return usage_error(err, errlen, "unknown option '%s'%s", shortopt,
-						   "");
-			}
-			return usage_error(err, errlen, "unknown option '%s'%s", argv[optind - 1],
-					   "");
+			return usage_error(err, errlen,
+					   optopt && name[1] == '-' ? "option '%s' takes no value%s" :
+								      "unknown option '%s'%s",
+					   name, "");
+		}
 		}
 	}
 

@@ -137,6 +137,25 @@ Test(options, bad_usage_names_the_value)
 	cr_assert_eq(PARSE(NULL, "pidone", "--pause", "cmd"), -EINVAL);
 }
 
+/* Issue 13, item 10: the option as typed, never the short option it maps to. */
+Test(options, bad_usage_names_the_option_as_typed)
+{
+	cr_assert_eq(PARSE(NULL, "pidone", "--pgroup=1", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "option '--pgroup' takes no value");
+	cr_assert_eq(PARSE(NULL, "pidone", "--wait-all=yes", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "option '--wait-all' takes no value");
+	cr_assert_eq(PARSE(NULL, "pidone", "--pgr=1", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "option '--pgr' takes no value");
+	cr_assert_eq(PARSE(NULL, "pidone", "--nope=1", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "unknown option '--nope'");
+	cr_assert_eq(PARSE(NULL, "pidone", "-vz", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "unknown option '-z'");
+	cr_assert_eq(PARSE(NULL, "pidone", "--grace"), -EINVAL);
+	cr_assert_str_eq(err, "option '--grace' needs a value");
+	cr_assert_eq(PARSE(NULL, "pidone", "-vt"), -EINVAL);
+	cr_assert_str_eq(err, "option '-t' needs a value");
+}
+
 Test(options, rewrite_and_exit_lists)
 {
 	uint8_t rw[SIG_MAX + 1] = { 0 };
