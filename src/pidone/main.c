@@ -101,8 +101,9 @@ static void print_version(enum personality persona)
 			       PIDONE_GIT_HASH);
 		break;
 	case PERSONA_DUMB_INIT:
-		n = log_format(line, sizeof(line), "dumb-init v1.2.5 (pidone %s)\n", PACKAGE_VERSION);
-		break;
+		/* Exactly dumb-init's line, and where dumb-init writes it: scripts compare it. */
+		put_text(STDERR_FILENO, "dumb-init v1.2.5\n", 17);
+		return;
 	case PERSONA_CATATONIT:
 		/* catatonit answers in tini's shape too, for the same parsers. */
 		n = log_format(line, sizeof(line), "tini version 0.1.7_catatonit - git.pidone-%s\n",
@@ -186,11 +187,13 @@ int main(int argc, char **argv)
 				      "pidone: %s\nTry 'pidone --help' for more information.\n", err);
 
 		put_text(STDERR_FILENO, line, n < sizeof(line) ? n : sizeof(line) - 1);
-		return STATUS_USAGE;
+		return status_for_usage_error(cfg.persona);
 	}
 	switch (cfg.action) {
 	case OPTS_HELP:
-		put_text(STDOUT_FILENO, usage_text, sizeof(usage_text) - 1);
+		/* dumb-init prints its help on stderr. */
+		put_text(cfg.persona == PERSONA_DUMB_INIT ? STDERR_FILENO : STDOUT_FILENO, usage_text,
+			 sizeof(usage_text) - 1);
 		return 0;
 	case OPTS_VERSION:
 		print_version(cfg.persona);
@@ -235,7 +238,7 @@ int main(int argc, char **argv)
 		if (r > 0) {
 			/* The child said why (spawn.c). */
 			reaper_reap(&st, true);
-			return status_for_exec_error(r);
+			return status_for_exec_error(cfg.persona, r);
 		}
 		notify_command_started(&st);
 	}

@@ -173,7 +173,12 @@ static void set_defaults(struct pidone_config *cfg, enum personality persona)
 		cfg->cleanup = false;
 		break;
 	case PERSONA_DUMB_INIT:
+		/* dumb-init exits as soon as the command has, after a SIGTERM to its group. */
 		cfg->session = SESSION_NEW;
+		cfg->cleanup = false;
+		cfg->reset_signals = true;
+		cfg->suspend_on_stop = true;
+		cfg->term_group_on_exit = true;
 		break;
 	case PERSONA_CATATONIT:
 		cfg->single_child = true;
@@ -274,6 +279,15 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 	return 0;
 }
 
+/* Without a session of its own (DUMB_INIT_SETSID=0, -c), dumb-init signals the child
+ * only, and nothing when it has exited. */
+static void dumb_init_no_setsid(struct pidone_config *cfg)
+{
+	cfg->session = SESSION_KEEP;
+	cfg->single_child = true;
+	cfg->term_group_on_exit = false;
+}
+
 /* tini and dumb-init treat their variables as switches that are on when set. */
 static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 {
@@ -288,11 +302,8 @@ static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 		return env_verbosity(ctx, "TINI_VERBOSITY", &cfg->verbosity);
 	case PERSONA_DUMB_INIT:
 		v = ctx->getenv_fn("DUMB_INIT_SETSID");
-		if (v && !strcmp(v, "0")) {
-			/* Without a session of its own, dumb-init signals the child only. */
-			cfg->session = SESSION_KEEP;
-			cfg->single_child = true;
-		}
+		if (v && !strcmp(v, "0"))
+			dumb_init_no_setsid(cfg);
 		v = ctx->getenv_fn("DUMB_INIT_DEBUG");
 		if (v && !strcmp(v, "1"))
 			cfg->verbosity = 3;
@@ -322,6 +333,22 @@ static const char *typed_option(char **argv, int optind_now, int opt)
 	memcpy(buf, arg, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+/* dumb-init rewrites the standard signals 1..31 only; pidone also takes real-time ones,
+ * except under that name, so that a command line dumb-init refuses is refused. */
+static bool dumb_init_rewrite_ok(const char *list)
+{
+	uint8_t probe[SIG_MAX + 1];
+	int s;
+
+	memset(probe, 0xff, sizeof(probe)); /* 0xff: not rewritten */
+	if (opts_parse_rewrite(probe, list) < 0)
+		return false;
+	for (s = 1; s <= SIG_MAX; s++)
+		if (probe[s] != 0xff && (s > 31 || probe[s] > 31))
+			return false;
+	return true;
 }
 
 static int usage_error(char *err, unsigned errlen, const char *fmt, const char *a, const char *b)
@@ -354,12 +381,15 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			break;
 		case 'c':
 			group_flag = 0;
+			if (cfg->persona == PERSONA_DUMB_INIT)
+				dumb_init_no_setsid(cfg);
 			break;
 		case 's':
 			cfg->subreaper = true;
 			break;
 		case 'r':
-			if (opts_parse_rewrite(cfg->rewrite, optarg) < 0)
+			if (opts_parse_rewrite(cfg->rewrite, optarg) < 0 ||
+			    (cfg->persona == PERSONA_DUMB_INIT && !dumb_init_rewrite_ok(optarg)))
 				return usage_error(err, errlen, "invalid signal rewrite '%s' for %s",
 						   optarg, "--rewrite (use SIG:SIG, e.g. TERM:QUIT)");
 			break;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reaping (SPEC 2.4 step 4) and descendant discovery for the subreaper case. */
 #include "reaper.h"
+#include "jobctl.h"
 #include "log.h"
 #include "numparse.h"
 
@@ -20,13 +21,20 @@ int reaper_reap(struct pidone *st, bool block)
 
 	for (;;) {
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_ALL, 0, &si, WEXITED | (block ? 0 : WNOHANG)) < 0) {
+		/* WSTOPPED, WCONTINUED: the command's stops matter to job control (jobctl.c). */
+		if (waitid(P_ALL, 0, &si,
+			   WEXITED | (block ? 0 : WNOHANG | WSTOPPED | WCONTINUED)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return errno == ECHILD ? 1 : 0;
 		}
 		if (si.si_pid == 0)
 			return 0; /* children remain, none has exited */
+		if (si.si_code == CLD_STOPPED || si.si_code == CLD_CONTINUED) {
+			if (!st->child.exited && si.si_pid == st->child.pid)
+				jobctl_command_state(st, si.si_code, si.si_status);
+			continue;
+		}
 		if (!st->child.exited && si.si_pid == st->child.pid) {
 			st->child.exited = true;
 			st->child.code = si.si_code;
@@ -37,6 +45,7 @@ int reaper_reap(struct pidone *st, bool block)
 			else
 				log_info("command (PID %d) was killed by %s", (int)si.si_pid,
 					 sig_name(si.si_status, name, sizeof(name)));
+			jobctl_command_exited(st);
 			continue;
 		}
 		if (st->cfg->warn_reap)

@@ -52,6 +52,7 @@ void shutdown_command_exited(struct pidone *st)
 	if (st->phase == PHASE_KILLING || st->phase == PHASE_CLEANUP)
 		return;
 	st->phase = PHASE_CLEANUP;
+	forward_parting_term(st);
 	if (!st->cfg->cleanup || st->cfg->wait_all)
 		return;
 	notify_stopping(st);

@@ -268,6 +268,30 @@ Test(options, personality_dumb_init)
 	cr_assert_eq(cfg.action, OPTS_VERSION);
 }
 
+/* Issue 13, items 13-14: what dumb-init does differently, and -c is DUMB_INIT_SETSID=0. */
+Test(options, personality_dumb_init_ways)
+{
+	cr_assert_eq(PARSE(NULL, "dumb-init", "cmd"), 0);
+	cr_assert(cfg.reset_signals && cfg.suspend_on_stop && cfg.term_group_on_exit);
+	cr_assert_not(cfg.cleanup);
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-c", "cmd"), 0);
+	cr_assert_eq(cfg.session, SESSION_KEEP);
+	cr_assert(cfg.single_child);
+	cr_assert_not(cfg.term_group_on_exit);
+	cr_assert_eq(PARSE(ENV("DUMB_INIT_SETSID", "0"), "dumb-init", "cmd"), 0);
+	cr_assert_not(cfg.term_group_on_exit);
+	/* A grace period asked for turns pidone's own cleanup on. */
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-t", "2", "cmd"), 0);
+	cr_assert(cfg.cleanup);
+	/* dumb-init rewrites signals 1..31 only. */
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "1:31", "-r", "31:1", "cmd"), 0);
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "1:32", "cmd"), -EINVAL);
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "RTMIN:0", "cmd"), -EINVAL);
+	cr_assert_eq(PARSE(NULL, "pidone", "-r", "1:32", "-r", "RTMIN:0", "cmd"), 0);
+	cr_assert_eq(PARSE(NULL, "pidone", "cmd"), 0);
+	cr_assert_not(cfg.reset_signals || cfg.suspend_on_stop || cfg.term_group_on_exit);
+}
+
 Test(options, personality_catatonit_and_pause)
 {
 	cr_assert_eq(PARSE(NULL, "catatonit", "-P"), 0);
