@@ -9,10 +9,16 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
 
 static bool is_job_stop(int sig)
 {
@@ -63,7 +69,8 @@ bool jobctl_prepare(struct pidone *st)
 	return st->tty_shared && fg == getpgrp();
 }
 
-void jobctl_command_state(struct pidone *st, int code, int sig)
+/* The command stopped (CLD_STOPPED, by sig) or went on (CLD_CONTINUED). */
+static void command_state(struct pidone *st, int code, int sig)
 {
 	if (code == CLD_CONTINUED) {
 		st->child.stopped = 0;
@@ -76,6 +83,26 @@ void jobctl_command_state(struct pidone *st, int code, int sig)
 	if (is_job_stop(sig) || st->stop_sent)
 		st->suspend = is_job_stop(st->stop_sent) ? st->stop_sent :
 			      is_job_stop(sig) ? sig : SIGSTOP;
+}
+
+void jobctl_poll(struct pidone *st)
+{
+	const int flags = WSTOPPED | WCONTINUED | WNOHANG;
+	siginfo_t si;
+	int r = -1;
+
+	if (st->child.exited || st->cfg->pause)
+		return;
+	/* The command only (it is enough, and its pidfd names it even once the kernel
+	 * releases children itself); neither an exit nor another child is taken here. */
+	memset(&si, 0, sizeof(si));
+	if (st->child.pidfd >= 0)
+		r = waitid((idtype_t)P_PIDFD, (id_t)st->child.pidfd, &si, flags);
+	/* Linux < 5.4 knows no P_PIDFD; its PID is safe while we reap ourselves. */
+	if (r < 0 && (st->child.pidfd < 0 || errno == EINVAL) && !st->kernel_reaps)
+		r = waitid(P_PID, (id_t)st->child.pid, &si, flags);
+	if (r == 0 && si.si_pid)
+		command_state(st, si.si_code, si.si_status);
 }
 
 void jobctl_command_exited(struct pidone *st)

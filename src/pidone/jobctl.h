@@ -12,8 +12,8 @@
  * Returns true when the command's group should take the terminal's foreground. */
 bool jobctl_prepare(struct pidone *st);
 
-/* The reaper saw the command stop (CLD_STOPPED, by sig) or go on (CLD_CONTINUED). */
-void jobctl_command_state(struct pidone *st, int code, int sig);
+/* From the reaper, at every SIGCHLD: has the command stopped or gone on? */
+void jobctl_poll(struct pidone *st);
 
 /* The command has exited: the terminal's foreground goes back to pidone's group. */
 void jobctl_command_exited(struct pidone *st);

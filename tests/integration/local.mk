@@ -17,7 +17,9 @@ pidone_scenarios = \
 	tests/integration/pidone-fault-signals.sh \
 	tests/integration/pidone-dumb-init-compat.sh \
 	tests/integration/pidone-tini-compat.sh \
-	tests/integration/pidone-usage.sh
+	tests/integration/pidone-usage.sh \
+	tests/integration/pidone-waitid.sh \
+	tests/integration/pidone-stop.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk
