@@ -99,8 +99,9 @@ void forward_shutdown(struct pidone *st, int sig)
 		return;
 	}
 	forward_signal(st, sig);
-	/* A stopped process cannot act on SIGTERM until it is continued. */
-	if (st->cfg->rewrite[sig] == SIGTERM)
+	/* A stopped process cannot act on SIGTERM until it is continued.  (Not as dumb-init,
+	 * which passes every signal on alone: its users count what arrives.) */
+	if (st->cfg->rewrite[sig] == SIGTERM && !st->cfg->term_alone)
 		forward_signal(st, SIGCONT);
 }
 

@@ -182,6 +182,7 @@ static void set_defaults(struct pidone_config *cfg, enum personality persona)
 		cfg->cleanup = false;
 		cfg->reset_signals = true;
 		cfg->suspend_on_stop = true;
+		cfg->term_alone = true;
 		cfg->term_group_on_exit = true;
 		break;
 	case PERSONA_CATATONIT:

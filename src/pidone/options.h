@@ -52,10 +52,12 @@ struct pidone_config {
 	bool subreaper;     /* accepted for compatibility; automatic when not PID 1 */
 	bool test_waitid;   /* test hook PIDONE_TEST_WAITID: always reap with waitid() */
 	/* dumb-init's ways: the command starts with every signal at its default and none
-	 * blocked; a job-control signal stops pidone at once; when the command exits, its
-	 * group gets SIGTERM (unless cleanup) and pidone exits. */
+	 * blocked; a job-control signal stops pidone at once; a SIGTERM goes on alone (no
+	 * SIGCONT after it); when the command exits, its group gets SIGTERM (unless
+	 * cleanup) and pidone exits. */
 	bool reset_signals;
 	bool suspend_on_stop;
+	bool term_alone;
 	bool term_group_on_exit;
 	int verbosity;
 	int pdeathsig;

@@ -273,6 +273,7 @@ Test(options, personality_dumb_init_ways)
 {
 	cr_assert_eq(PARSE(NULL, "dumb-init", "cmd"), 0);
 	cr_assert(cfg.reset_signals && cfg.suspend_on_stop && cfg.term_group_on_exit);
+	cr_assert(cfg.term_alone);
 	cr_assert_not(cfg.cleanup);
 	cr_assert_eq(PARSE(NULL, "dumb-init", "-c", "cmd"), 0);
 	cr_assert_eq(cfg.session, SESSION_KEEP);
@@ -289,7 +290,8 @@ Test(options, personality_dumb_init_ways)
 	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "RTMIN:0", "cmd"), -EINVAL);
 	cr_assert_eq(PARSE(NULL, "pidone", "-r", "1:32", "-r", "RTMIN:0", "cmd"), 0);
 	cr_assert_eq(PARSE(NULL, "pidone", "cmd"), 0);
-	cr_assert_not(cfg.reset_signals || cfg.suspend_on_stop || cfg.term_group_on_exit);
+	cr_assert_not(cfg.reset_signals || cfg.suspend_on_stop || cfg.term_group_on_exit ||
+		      cfg.term_alone);
 }
 
 Test(options, personality_catatonit_and_pause)
