@@ -231,8 +231,9 @@ dumb-init v1.2.5" "$l: --version: the same"
 	# whatever its parent left ignored or blocked: a non-interactive shell's "&" ignores
 	# SIGINT and SIGQUIT, and yet the command can trap SIGQUIT.
 	# (Signals 1 to 31: dumb-init leaves the real-time ones as it found them.)
+	# (The test's own parents may leave signal 32, glibc's, ignored: bit 31 is masked out.)
 	st=$("$FIXTURES/sigmask" -i 2,3,10 -b 12,15 "$di" grep -E '^Sig(Blk|Ign)' /proc/self/status |
-		sed 's/\t[0-9a-f]\{8\}/ /' | tr '\n' ' ')
+		while read -r k v; do printf '%s %08x ' "$k" $((0x$v & 0x7fffffff)); done)
 	is "$st" "SigBlk: 00000000 SigIgn: 00000000 " \
 		"$l: the command starts with no standard signal ignored or blocked"
 	rm -f "$TMP/ready"

@@ -11,6 +11,8 @@ command -v bash >/dev/null || skip_all "needs bash"
 for name in tini dumb-init; do ln -s "$PIDONE" "$TMP/$name"; done
 DUMB=$(command -v dumb-init)
 export T=$TMP
+# On a failure, the state of every process of the namespace: who stopped, who had the terminal.
+export PTYSCRIPT_DIAG="ps -eo pid,ppid,pgid,sid,tpgid,stat,wchan:16,args"
 
 # pty_bash NAME INIT: runs the steps of $TMP/NAME.steps against "bash -i" on a new terminal,
 # in a PID namespace of its own (nothing survives it); bash sees INIT, T and FIXTURES.
@@ -20,7 +22,7 @@ pty_bash() {
 		env -i PATH="$PATH" HOME="$TMP" TERM=dumb PS1='$ ' INIT="$init" T="$TMP" \
 		FIXTURES="$FIXTURES" bash --norc --noprofile --noediting -i 2> "$TMP/$name.diag"
 	r=$?
-	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/$name.diag" | tail -n 25
+	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/$name.diag" | tail -n 45
 	return $r
 }
 
@@ -194,7 +196,7 @@ for i in $TMP/dumb-init ${DUMB:+$DUMB}; do
 		env -i PATH="$PATH" TERM=dumb PS1='$ ' bash --norc --noprofile --noediting -i \
 		2> "$TMP/s12.diag"
 	r=$?
-	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/s12.diag" | tail -n 25
+	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/s12.diag" | tail -n 45
 	ok $r "$(label "$i") as the session leader: the command has the terminal, job control works (item 12)"
 	# The same as PID 1 of a PID namespace, as in a container.
 	in_pidns "$FIXTURES/ptyscript" -t 30 -l "$TMP/s12p.log" "$TMP/s12.steps" -- \
@@ -202,6 +204,6 @@ for i in $TMP/dumb-init ${DUMB:+$DUMB}; do
 		env -i PATH="$PATH" TERM=dumb PS1='$ ' bash --norc --noprofile --noediting -i \
 		2> "$TMP/s12p.diag"
 	r=$?
-	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/s12p.diag" | tail -n 25
+	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/s12p.diag" | tail -n 45
 	ok $r "$(label "$i") as PID 1 leading the terminal's session (docker run -it): the same"
 done

@@ -86,10 +86,11 @@ for t in $impls; do
 	done
 
 	# The command gets the signal mask and ignored signals tini was started with.  (Not an
-	# ignored SIGSEGV: Linux resets that one at every exec.)
+	# ignored SIGSEGV: Linux resets that one at every exec.)  Signals 1 to 31 only: the
+	# test's own parents may leave glibc's real-time signals 32 and 33 ignored.
 	st=$("$FIXTURES/sigmask" -i 22,10,2 -b 21,4,15 "$t" -s -- grep -E '^Sig(Blk|Ign)' \
-		/proc/self/status | tr -s '\t\n' '  ')
-	is "$st" "SigBlk: 0000000000104008 SigIgn: 0000000000200202 " \
+		/proc/self/status | while read -r k v; do printf '%s %08x ' "$k" $((0x$v & 0x7fffffff)); done)
+	is "$st" "SigBlk: 00104008 SigIgn: 00200202 " \
 		"$l: the command inherits the blocked and ignored signals"
 
 	# -p: the parent's death signal is forwarded to the command.
