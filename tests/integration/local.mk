@@ -19,7 +19,8 @@ pidone_scenarios = \
 	tests/integration/pidone-tini-compat.sh \
 	tests/integration/pidone-usage.sh \
 	tests/integration/pidone-waitid.sh \
-	tests/integration/pidone-stop.sh
+	tests/integration/pidone-stop.sh \
+	tests/integration/pidone-shutdown-attacks.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk

@@ -32,7 +32,7 @@ start() {
 	local di=$1
 	shift
 	rm -f "$TMP/rec" "$TMP/ready"
-	"$di" "$@" "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -t 60 < /dev/null &
+	"$di" "$@" "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -t 120 < /dev/null &
 	pid=$!
 	wait_for test -e "$TMP/ready"
 }
@@ -43,7 +43,7 @@ send() {
 	for s in "$@"; do
 		k=$((k + 1))
 		kill -$s $pid
-		WAIT_TRIES=200 wait_for lines "$TMP/rec" $k || break
+		wait_for lines "$TMP/rec" $k || break
 	done
 	cut -d' ' -f2 "$TMP/rec" | tr '\n' ' '
 }
@@ -125,7 +125,7 @@ dumb-init v1.2.5" "$l: --version: the same"
 		start "$di" -r 15:3 -r 2:0 -r 28:0
 		kill -TERM $pid
 		kill -INT $pid
-		WAIT_TRIES=200 wait_for lines "$TMP/rec" 1
+		wait_for lines "$TMP/rec" 1
 		kill -WINCH $pid
 		is "$(send 1)" "3 1 " "$l (setsid=$setsid): a rewrite to 0 drops the signal"
 		finish
@@ -139,14 +139,14 @@ dumb-init v1.2.5" "$l: --version: the same"
 		pid=$!
 		kids() { pgrep -P "$(pgrep -P $pid)"; }
 		four() { [ "$(kids | wc -l)" = 4 ]; }
-		WAIT_TRIES=100 wait_for four
+		wait_for four
 		pipe=$(kids)
 		kill -TERM $pid
 		wait $pid
 		left() { local n=0 p; for p in $pipe; do [ -d /proc/$p ] && n=$((n + 1)); done; echo $n; }
 		none() { [ "$(left)" = 0 ]; }
 		if [ $setsid = 1 ]; then
-			WAIT_TRIES=100 wait_for none
+			wait_for none
 			is "$(left)" 0 "$l (setsid=1): SIGTERM reaches every process of the pipeline"
 		else
 			is "$(left)" 4 "$l (setsid=0): SIGTERM reaches the child only"
@@ -161,12 +161,12 @@ dumb-init v1.2.5" "$l: --version: the same"
 		export DUMB_INIT_SETSID=$setsid
 		rm -f "$TMP/rec" "$TMP/ready"
 		t0=$(date +%s%N)
-		"$di" sh -c "\"$FIXTURES/sigrec\" -o '$TMP/rec' -r '$TMP/ready' -t 60 & while [ ! -e '$TMP/ready' ]; do sleep 0.05; done"
+		"$di" sh -c "\"$FIXTURES/sigrec\" -o '$TMP/rec' -r '$TMP/ready' -t 120 & while [ ! -e '$TMP/ready' ]; do sleep 0.05; done"
 		r=$?
 		dt=$((($(date +%s%N) - t0) / 1000000))
 		rec=$(pgrep -f "sigrec -o $TMP/rec")
 		if [ $setsid = 1 ]; then
-			WAIT_TRIES=100 wait_for lines "$TMP/rec" 1
+			wait_for lines "$TMP/rec" 1
 			is "$r $(cat "$TMP/rec" 2>/dev/null)" "0 child 15" \
 				"$l (setsid=1): the group left behind gets SIGTERM when the command exits"
 		else
@@ -174,7 +174,9 @@ dumb-init v1.2.5" "$l: --version: the same"
 			is "$r $(send 1 2 3)" "0 1 2 3 " \
 				"$l (setsid=0): the processes left behind get nothing, they live on"
 		fi
-		ok $([ $dt -lt 5000 ] && [ -n "$rec" ] && [ -d /proc/$rec ]; echo $?) \
+		# The proof is that they still live (a grace period would have ended with SIGKILL);
+		# the time is only shown, a busy machine makes it anything.
+		ok $([ -n "$rec" ] && [ -d /proc/$rec ]; echo $?) \
 			"$l (setsid=$setsid): exits at once, without waiting for them ($dt ms)"
 		kill -KILL $rec 2>/dev/null
 	done
@@ -192,15 +194,15 @@ dumb-init v1.2.5" "$l: --version: the same"
 			k=$((k + 1))
 			kill -$s $pid
 			if [ $setsid = 1 ]; then
-				WAIT_TRIES=200 wait_for stopped $pid && WAIT_TRIES=200 wait_for stopped $cmd ||
+				wait_for stopped $pid && wait_for stopped $cmd ||
 					bad="$bad [$s: $(state $pid)$(state $cmd)]"
 			else
-				WAIT_TRIES=200 wait_for lines "$TMP/rec" $k && WAIT_TRIES=200 wait_for stopped $pid ||
+				wait_for lines "$TMP/rec" $k && wait_for stopped $pid ||
 					bad="$bad [$s: $(state $pid)]"
 				k=$((k + 1))
 			fi
 			kill -CONT $pid
-			WAIT_TRIES=200 wait_for lines "$TMP/rec" $k && running $pid && running $cmd ||
+			wait_for lines "$TMP/rec" $k && running $pid && running $cmd ||
 				bad="$bad [CONT after $s]"
 		done
 		want="18 18 18 "
@@ -216,11 +218,11 @@ dumb-init v1.2.5" "$l: --version: the same"
 	for s in 21:15 22:2 20:1; do
 		kill -${s%:*} $pid
 		k=$((k + 1))
-		WAIT_TRIES=200 wait_for lines "$TMP/rec" $k && WAIT_TRIES=200 wait_for stopped $pid ||
+		wait_for lines "$TMP/rec" $k && wait_for stopped $pid ||
 			bad="$bad [$s]"
 		kill -CONT $pid
 		k=$((k + 1))
-		WAIT_TRIES=200 wait_for lines "$TMP/rec" $k && running $pid || bad="$bad [CONT after $s]"
+		wait_for lines "$TMP/rec" $k && running $pid || bad="$bad [CONT after $s]"
 	done
 	is "$bad|$(cut -d' ' -f2 "$TMP/rec" | tr '\n' ' ')" "|15 18 2 18 1 18 " \
 		"$l (setsid=1): rewritten job-control signals still suspend it"
@@ -252,7 +254,7 @@ send ^D
 expect 3[[:space:]]+2[[:space:]]+1
 exit 0
 EOF
-	in_pidns "$FIXTURES/ptyscript" -t 30 "$TMP/tac.steps" -- "$di" tac 2> "$TMP/tac.diag"
+	in_pidns "$FIXTURES/ptyscript" -t 120 "$TMP/tac.steps" -- "$di" tac 2> "$TMP/tac.diag"
 	r=$?
 	[ $r = 0 ] || sed 's/^/#   /' "$TMP/tac.diag" | tail -n 10
 	ok $r "$l: on a terminal, the command reads it to the end and writes back"

@@ -11,7 +11,7 @@ plan 22
 sigs="ABRT SEGV ILL BUS FPE TRAP SYS"
 for s in $sigs; do
 	n=$(kill -l $s)
-	"$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/$s.out" -r "$TMP/$s.ready" -n 1 -t 30 &
+	"$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/$s.out" -r "$TMP/$s.ready" -n 1 -t 120 &
 	pid=$!
 	wait_for test -e "$TMP/$s.ready"
 	kill -$s $pid
@@ -21,7 +21,7 @@ done
 
 for s in $sigs; do
 	n=$(kill -l $s)
-	unshare --pid --fork --mount-proc "$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/p$s.out" -r "$TMP/p$s.ready" -n 1 -t 30 &
+	unshare --pid --fork --mount-proc "$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/p$s.out" -r "$TMP/p$s.ready" -n 1 -t 120 &
 	u=$!
 	wait_for test -e "$TMP/p$s.ready"
 	kill -$s "$(pgrep -P $u)"
@@ -45,7 +45,7 @@ for k in segv bus fpe ill trap abrt sys; do
 done
 
 # And a genuine fault in pidone itself kills pidone (its program counter set to 0).
-in_pidns sh -c '"$1" -- sleep 60 & p=$!; until pgrep -P $p >/dev/null; do sleep 0.05; done; "$2" inject $p; echo "inject $?"; wait $p; echo "status $?"' \
+in_pidns sh -c '"$1" -- sleep 1000 & p=$!; until pgrep -P $p >/dev/null; do sleep 0.05; done; "$2" inject $p; echo "inject $?"; wait $p; echo "status $?"' \
 	sh "$PIDONE" "$FIXTURES/fault" > "$TMP/inject.out" 2>/dev/null
 read -r _ r < "$TMP/inject.out"
 if [ "$r" = 77 ]; then

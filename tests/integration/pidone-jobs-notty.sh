@@ -35,10 +35,10 @@ for i in $inits; do
 	wait_for test -e "$TMP/run.s$k"
 	cmd=$(pgrep -P $init)
 	kill -TSTP $init
-	WAIT_TRIES=300 wait_for stopped "$cmd"
+	wait_for stopped "$cmd"
 	ok $? "$l: kill -TSTP stops the command"
 	kill -CONT $init
-	WAIT_TRIES=300 wait_for running "$cmd"
+	wait_for running "$cmd"
 	ok $? "$l: kill -CONT resumes it"
 	touch "$TMP/go.s$k"
 	wait $init
@@ -51,10 +51,10 @@ for i in $inits; do
 	pid1=$(pgrep -P $u)
 	cmd=$(pgrep -P "$pid1")
 	kill -TSTP "$pid1"
-	WAIT_TRIES=300 wait_for stopped "$cmd"
+	wait_for stopped "$cmd"
 	ok $? "$l as PID 1: SIGTSTP from outside stops the command"
 	kill -CONT "$pid1"
-	WAIT_TRIES=300 wait_for running "$cmd"
+	wait_for running "$cmd"
 	ok $? "$l as PID 1: SIGCONT resumes it"
 	touch "$TMP/go.p$k"
 	wait $u
@@ -68,7 +68,7 @@ for sig in TSTP TTIN TTOU; do
 	init=$!
 	wait_for test -e "$TMP/run.$sig"
 	kill -$sig $init
-	WAIT_TRIES=300 wait_for stopped $init
+	wait_for stopped $init
 	r=$?
 	cmd=$(pgrep -P $init)
 	stopped "$cmd"
@@ -79,11 +79,11 @@ for sig in TSTP TTIN TTOU; do
 done
 # A command that handles SIGTSTP in a group no terminal controls still stops: the kernel
 # would ignore a SIGTSTP there, so SIGSTOP is sent (as dumb-init does); SIGCONT is delivered.
-"$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/h.out" -r "$TMP/h.ready" -n 1 -t 30 < /dev/null &
+"$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/h.out" -r "$TMP/h.ready" -n 1 -t 120 < /dev/null &
 init=$!
 wait_for test -e "$TMP/h.ready"
 kill -TSTP $init
-WAIT_TRIES=300 wait_for stopped "$(pgrep -P $init)"
+wait_for stopped "$(pgrep -P $init)"
 kill -CONT $init
 wait $init
 is "$?/$(cat "$TMP/h.out")" "0/child 18" "a command that catches SIGTSTP is stopped too, then sees SIGCONT"

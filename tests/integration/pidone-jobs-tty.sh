@@ -18,7 +18,7 @@ export PTYSCRIPT_DIAG="ps -eo pid,ppid,pgid,sid,tpgid,stat,wchan:16,args"
 # in a PID namespace of its own (nothing survives it); bash sees INIT, T and FIXTURES.
 pty_bash() {
 	local name=$1 init=$2 r
-	in_pidns "$FIXTURES/ptyscript" -t 30 -l "$TMP/$name.log" "$TMP/$name.steps" -- \
+	in_pidns "$FIXTURES/ptyscript" -t 120 -l "$TMP/$name.log" "$TMP/$name.steps" -- \
 		env -i PATH="$PATH" HOME="$TMP" TERM=dumb PS1='$ ' INIT="$init" T="$TMP" \
 		FIXTURES="$FIXTURES" bash --norc --noprofile --noediting -i 2> "$TMP/$name.diag"
 	r=$?
@@ -90,13 +90,13 @@ EOF
 cat > "$TMP/s6c.steps" <<'EOF'
 run rm -f "$T/run6"
 expect \$ $
-send "$INIT" -- sh -c 'touch "$T/run6"; exec sleep 60'\n
+send "$INIT" -- sh -c 'touch "$T/run6"; exec sleep 1000'\n
 until test -e "$T/run6" && pgrep -x sleep
 send ^Z
 expect Stopped
 expect \$ $
 send fg\n
-until for p in $(pgrep -f '[s]leep 60'); do grep -q "^State:[[:space:]]*T" /proc/$p/status && exit 1; done; exit 0
+until for p in $(pgrep -f '[s]leep 1000'); do grep -q "^State:[[:space:]]*T" /proc/$p/status && exit 1; done; exit 0
 send ^C
 expect \$ $
 send echo rc=$?\n
@@ -105,13 +105,13 @@ EOF
 cat > "$TMP/s6h.steps" <<'EOF'
 run rm -f "$T/run6"
 expect \$ $
-send "$INIT" -- sh -c 'touch "$T/run6"; exec sleep 60'\n
+send "$INIT" -- sh -c 'touch "$T/run6"; exec sleep 1000'\n
 until test -e "$T/run6" && pgrep -x sleep
 send ^Z
 expect Stopped
 expect \$ $
 hangup
-until ! pgrep -f '[s]leep 60'
+until ! pgrep -f '[s]leep 1000'
 EOF
 for i in $inits_all; do
 	pty_bash s6 "$i"
@@ -126,20 +126,20 @@ done
 # under the dumb-init name (whose command has a session of its own).
 cat > "$TMP/s7.steps" <<'EOF'
 expect \$ $
-send "$INIT" -- sleep 60\n
+send "$INIT" -- sleep 1000\n
 until pgrep -x sleep
 send ^C
 expect \$ $
 send echo rc=$?\n
 expect rc=130
-send "$INIT" -- sleep 60\n
+send "$INIT" -- sleep 1000\n
 until pgrep -x sleep
 send ^\
 expect \$ $
 send echo rc=$?\n
 expect rc=131
 run rm -f "$T/w7" "$T/r7"
-send "$INIT" -- "$FIXTURES/sigrec" -o "$T/w7" -r "$T/r7" -n 1 -t 30\n
+send "$INIT" -- "$FIXTURES/sigrec" -o "$T/w7" -r "$T/r7" -n 1 -t 120\n
 until test -e "$T/r7"
 winsize 30 100
 expect \$ $
@@ -184,7 +184,7 @@ expect \$ $
 send case $- in *m*) echo "@@job$((1))control";; esac; exec 3</dev/tty && echo "@@tty$((1))"\n
 expect @@job1control
 expect @@tty1
-send sleep 60\n
+send sleep 1000\n
 until pgrep -x sleep
 send ^C
 expect \$ $
@@ -192,14 +192,14 @@ send exit 3\n
 exit 3
 EOF
 for i in $TMP/dumb-init ${DUMB:+$DUMB}; do
-	in_pidns "$FIXTURES/ptyscript" -t 30 -l "$TMP/s12.log" "$TMP/s12.steps" -- "$i" -- \
+	in_pidns "$FIXTURES/ptyscript" -t 120 -l "$TMP/s12.log" "$TMP/s12.steps" -- "$i" -- \
 		env -i PATH="$PATH" TERM=dumb PS1='$ ' bash --norc --noprofile --noediting -i \
 		2> "$TMP/s12.diag"
 	r=$?
 	[ $r -eq 0 ] || sed 's/^/#   /' "$TMP/s12.diag" | tail -n 45
 	ok $r "$(label "$i") as the session leader: the command has the terminal, job control works (item 12)"
 	# The same as PID 1 of a PID namespace, as in a container.
-	in_pidns "$FIXTURES/ptyscript" -t 30 -l "$TMP/s12p.log" "$TMP/s12.steps" -- \
+	in_pidns "$FIXTURES/ptyscript" -t 120 -l "$TMP/s12p.log" "$TMP/s12.steps" -- \
 		unshare --pid --fork --mount-proc setsid -c "$i" -- \
 		env -i PATH="$PATH" TERM=dumb PS1='$ ' bash --norc --noprofile --noediting -i \
 		2> "$TMP/s12p.diag"

@@ -58,7 +58,7 @@ for t in $impls; do
 	bad=""
 	for s in TERM USR1 USR2; do
 		rm -f "$TMP/ready"
-		"$t" -s -- sh -c "touch '$TMP/ready'; exec sleep 60" &
+		"$t" -s -- sh -c "touch '$TMP/ready'; exec sleep 1000" &
 		p=$!
 		wait_for test -e "$TMP/ready"
 		wait_for pgrep -x -P $p sleep >/dev/null
@@ -73,10 +73,10 @@ for t in $impls; do
 	for how in -g env; do
 		rm -f "$TMP/ready"
 		if [ $how = -g ]; then
-			"$t" -s -g -- sh -c "sleep 60 & trap '' USR1; touch '$TMP/ready'; wait \$!" 2>/dev/null &
+			"$t" -s -g -- sh -c "sleep 1000 & trap '' USR1; touch '$TMP/ready'; wait \$!" 2>/dev/null &
 		else
 			TINI_KILL_PROCESS_GROUP=1 "$t" -s -- \
-				sh -c "sleep 60 & trap '' USR1; touch '$TMP/ready'; wait \$!" 2>/dev/null &
+				sh -c "sleep 1000 & trap '' USR1; touch '$TMP/ready'; wait \$!" 2>/dev/null &
 		fi
 		p=$!
 		wait_for test -e "$TMP/ready"
@@ -95,10 +95,10 @@ for t in $impls; do
 
 	# -p: the parent's death signal is forwarded to the command.
 	rm -f "$TMP/rec" "$TMP/ready"
-	sh -c '"$1" -s -p SIGUSR1 -- "$2" -o "$3" -r "$4" -n 1 -t 30 &
+	sh -c '"$1" -s -p SIGUSR1 -- "$2" -o "$3" -r "$4" -n 1 -t 120 &
 		while [ ! -e "$4" ]; do sleep 0.05; done' \
 		sh "$t" "$FIXTURES/sigrec" "$TMP/rec" "$TMP/ready"
-	WAIT_TRIES=300 wait_for test -s "$TMP/rec"
+	wait_for test -s "$TMP/rec"
 	is "$(cat "$TMP/rec")" "child 10" "$l: -p SIGUSR1: the parent's death reaches the command"
 
 	# As PID 1, orphans are reaped.
@@ -116,7 +116,7 @@ expect @@42
 send exit 0\n
 exit 0
 EOF
-	in_pidns "$FIXTURES/ptyscript" -t 30 "$TMP/sh.steps" -- env PS1='$ ' "$t" -s -- sh -i \
+	in_pidns "$FIXTURES/ptyscript" -t 120 "$TMP/sh.steps" -- env PS1='$ ' "$t" -s -- sh -i \
 		2> "$TMP/sh.diag"
 	r=$?
 	[ $r = 0 ] || sed 's/^/#   /' "$TMP/sh.diag" | tail -n 10
@@ -126,7 +126,7 @@ expect #
 send ^C
 exit 130
 EOF
-	in_pidns "$FIXTURES/ptyscript" -t 30 "$TMP/loop.steps" -- "$t" -s -- \
+	in_pidns "$FIXTURES/ptyscript" -t 120 "$TMP/loop.steps" -- "$t" -s -- \
 		sh -c 'while true; do echo "#"; sleep 0.1; done' 2> "$TMP/loop.diag"
 	r=$?
 	[ $r = 0 ] || sed 's/^/#   /' "$TMP/loop.diag" | tail -n 10
