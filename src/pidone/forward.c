@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Signal routing (SPEC 2.3): classification, rewriting, target, delivery. */
 #include "forward.h"
+#include "jobctl.h"
 #include "log.h"
 #include "proc.h"
 #include "sweep.h"
@@ -28,23 +29,14 @@ enum sig_class forward_classify(const struct pidone *st, int sig)
 	return SIGCLASS_FORWARD;
 }
 
-bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo *si)
-{
-	int sig = (int)si->ssi_signo;
-
-	/* The line discipline sends these to the foreground group with SI_KERNEL.  When
-	 * that group is the child's, it has them already; forwarding would double them. */
-	if (!st->tty_handed || si->ssi_code != SI_KERNEL)
-		return false;
-	return sig == SIGINT || sig == SIGQUIT || sig == SIGTSTP || sig == SIGWINCH;
-}
-
 void forward_signal(struct pidone *st, int sig)
 {
 	char name[SIG_NAME_LEN], orig[SIG_NAME_LEN];
 	int to = st->cfg->rewrite[sig];
-	/* Job control stops the whole job, whatever --single-child says (SPEC 2.3). */
-	bool group = !st->cfg->single_child || to == SIGTSTP || to == SIGTTIN || to == SIGTTOU;
+	/* Job control stops and resumes the whole job, whatever --single-child says (SPEC
+	 * 2.3): Ctrl-Z stopped every process of the group, fg must resume every one. */
+	bool group = !st->cfg->single_child || to == SIGTSTP || to == SIGTTIN || to == SIGTTOU ||
+		     to == SIGCONT || to == SIGSTOP;
 	int r;
 
 	if (to == 0) {
@@ -60,6 +52,7 @@ void forward_signal(struct pidone *st, int sig)
 			 to != sig ? sig_name(to, name, sizeof(name)) : "", r);
 		return;
 	}
+	to = jobctl_forwarding(st, sig, to);
 	r = proc_signal(st->child.pidfd, st->child.pid, true, to, group);
 	if (r < 0 && r != -ESRCH)
 		log_warn("could not forward %s to PID %d: %s", sig_name(to, name, sizeof(name)),
@@ -68,6 +61,21 @@ void forward_signal(struct pidone *st, int sig)
 		log_info("forwarded %s%s%s to %s %d", sig_name(sig, orig, sizeof(orig)),
 			 to != sig ? " as " : "", to != sig ? sig_name(to, name, sizeof(name)) : "",
 			 group ? "process group" : "PID", (int)st->child.pid);
+}
+
+void forward_parting_term(struct pidone *st)
+{
+	const struct pidone_config *cfg = st->cfg;
+	int sig = cfg->rewrite[SIGTERM];
+	char name[SIG_NAME_LEN];
+
+	if (!cfg->term_group_on_exit || cfg->cleanup || cfg->wait_all || !sig)
+		return;
+	/* As dumb-init does: the group outlives its leader until its last member has exited,
+	 * and no process can get its number as a PID before that. */
+	if (kill(-st->child.pid, sig) == 0)
+		log_info("command exited: sent %s to its process group",
+			 sig_name(sig, name, sizeof(name)));
 }
 
 void forward_shutdown(struct pidone *st, int sig)
@@ -91,8 +99,9 @@ void forward_shutdown(struct pidone *st, int sig)
 		return;
 	}
 	forward_signal(st, sig);
-	/* A stopped process cannot act on SIGTERM until it is continued. */
-	if (st->cfg->rewrite[sig] == SIGTERM)
+	/* A stopped process cannot act on SIGTERM until it is continued.  (Not as dumb-init,
+	 * which passes every signal on alone: its users count what arrives.) */
+	if (st->cfg->rewrite[sig] == SIGTERM && !st->cfg->term_alone)
 		forward_signal(st, SIGCONT);
 }
 

@@ -3,8 +3,6 @@
 #ifndef PIDONE_FORWARD_H
 #define PIDONE_FORWARD_H
 
-#include <sys/signalfd.h>
-
 #include "state.h"
 
 enum sig_class {
@@ -19,15 +17,16 @@ enum sig_class {
 /* Classifies a received signal for the given configuration and environment. */
 enum sig_class forward_classify(const struct pidone *st, int sig);
 
-/* True when the terminal already delivered this signal to the child's group. */
-bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo *si);
-
 /* Rewrites and sends sig to the configured target (the child's process group or the
  * child).  Once the command has exited, goes to every remaining process instead. */
 void forward_signal(struct pidone *st, int sig);
 
 /* forward_signal() for a shutdown signal: when it goes on as SIGTERM, SIGCONT follows. */
 void forward_shutdown(struct pidone *st, int sig);
+
+/* As dumb-init, when the command has exited: SIGTERM (rewritten) to what is left of its
+ * process group, instead of the cleanup of SPEC 2.4 step 6. */
+void forward_parting_term(struct pidone *st);
 
 struct sweep_report;
 /* Sends sig to every process pidone is responsible for: all of its PID namespace as

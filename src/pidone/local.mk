@@ -4,6 +4,7 @@ noinst_LIBRARIES += src/pidone/libpidone.a
 # Everything but main(), so that unit tests link the same code.
 src_pidone_libpidone_a_SOURCES = \
 	src/pidone/forward.c src/pidone/forward.h \
+	src/pidone/jobctl.c src/pidone/jobctl.h \
 	src/pidone/loop.c src/pidone/loop.h \
 	src/pidone/notify.c src/pidone/notify.h \
 	src/pidone/options.c src/pidone/options.h \

@@ -3,6 +3,7 @@
  * something for it, so an idle pidone is never woken. */
 #include "loop.h"
 #include "forward.h"
+#include "jobctl.h"
 #include "log.h"
 #include "notify.h"
 #include "reaper.h"
@@ -35,7 +36,7 @@ static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
 		log_debug("ignored %s", sig_name(sig, name, sizeof(name)));
 		return false;
 	case SIGCLASS_SHUTDOWN:
-		if (st->cfg->pause || forward_is_from_tty(st, si)) {
+		if (st->cfg->pause) {
 			shutdown_begin(st, STOP_EXIT);
 			return false;
 		}
@@ -58,8 +59,7 @@ static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
 		shutdown_begin(st, STOP_REBOOT);
 		return false;
 	case SIGCLASS_FORWARD:
-		if (!forward_is_from_tty(st, si))
-			forward_signal(st, sig);
+		forward_signal(st, sig);
 		return false;
 	}
 	return false;
@@ -164,6 +164,7 @@ int loop_run(struct pidone *st)
 			shutdown_command_exited(st);
 		}
 		shutdown_on_time(st);
+		jobctl_settle(st);
 		if (shutdown_done(st))
 			break;
 

@@ -177,7 +177,13 @@ static void set_defaults(struct pidone_config *cfg, enum personality persona)
 		cfg->cleanup = false;
 		break;
 	case PERSONA_DUMB_INIT:
+		/* dumb-init exits as soon as the command has, after a SIGTERM to its group. */
 		cfg->session = SESSION_NEW;
+		cfg->cleanup = false;
+		cfg->reset_signals = true;
+		cfg->suspend_on_stop = true;
+		cfg->term_alone = true;
+		cfg->term_group_on_exit = true;
 		break;
 	case PERSONA_CATATONIT:
 		cfg->single_child = true;
@@ -290,6 +296,15 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 	return 0;
 }
 
+/* Without a session of its own (DUMB_INIT_SETSID=0, -c), dumb-init signals the child
+ * only, and nothing when it has exited. */
+static void dumb_init_no_setsid(struct pidone_config *cfg)
+{
+	cfg->session = SESSION_KEEP;
+	cfg->single_child = true;
+	cfg->term_group_on_exit = false;
+}
+
 /* tini and dumb-init treat their variables as switches that are on when set. */
 static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 {
@@ -304,11 +319,8 @@ static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 		return env_verbosity(ctx, "TINI_VERBOSITY", &cfg->verbosity);
 	case PERSONA_DUMB_INIT:
 		v = ctx->getenv_fn("DUMB_INIT_SETSID");
-		if (v && !strcmp(v, "0")) {
-			/* Without a session of its own, dumb-init signals the child only. */
-			cfg->session = SESSION_KEEP;
-			cfg->single_child = true;
-		}
+		if (v && !strcmp(v, "0"))
+			dumb_init_no_setsid(cfg);
 		v = ctx->getenv_fn("DUMB_INIT_DEBUG");
 		if (v && !strcmp(v, "1"))
 			cfg->verbosity = 3;
@@ -318,18 +330,42 @@ static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 	}
 }
 
-static const char *current_option(char **argv, int optind_now, int opt)
+/* The option as the user typed it: "-x" for a short one (also inside "-vx"), the word
+ * up to any "=" for a long one, so "--pgroup=1" is named "--pgroup". */
+static const char *typed_option(char **argv, int optind_now, int opt)
 {
-	static char buf[3];
+	static char buf[64];
+	const char *arg = argv[optind_now - 1];
+	size_t n;
 
-	if (opt > 0 && opt < CHAR_MAX && argv[optind_now - 1][0] == '-' &&
-	    argv[optind_now - 1][1] != '-') {
+	if (arg[0] != '-' || arg[1] != '-') {
 		buf[0] = '-';
 		buf[1] = (char)opt;
 		buf[2] = '\0';
 		return buf;
 	}
-	return argv[optind_now - 1];
+	n = strcspn(arg, "=");
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, arg, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* dumb-init rewrites the standard signals 1..31 only; pidone also takes real-time ones,
+ * except under that name, so that a command line dumb-init refuses is refused. */
+static bool dumb_init_rewrite_ok(const char *list)
+{
+	uint8_t probe[SIG_MAX + 1];
+	int s;
+
+	memset(probe, 0xff, sizeof(probe)); /* 0xff: not rewritten */
+	if (opts_parse_rewrite(probe, list) < 0)
+		return false;
+	for (s = 1; s <= SIG_MAX; s++)
+		if (probe[s] != 0xff && (s > 31 || probe[s] > 31))
+			return false;
+	return true;
 }
 
 static int usage_error(char *err, unsigned errlen, const char *fmt, const char *a, const char *b)
@@ -362,12 +398,15 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			break;
 		case 'c':
 			group_flag = 0;
+			if (cfg->persona == PERSONA_DUMB_INIT)
+				dumb_init_no_setsid(cfg);
 			break;
 		case 's':
 			cfg->subreaper = true;
 			break;
 		case 'r':
-			if (opts_parse_rewrite(cfg->rewrite, optarg) < 0)
+			if (opts_parse_rewrite(cfg->rewrite, optarg) < 0 ||
+			    (cfg->persona == PERSONA_DUMB_INIT && !dumb_init_rewrite_ok(optarg)))
 				return usage_error(err, errlen, "invalid signal rewrite '%s' for %s",
 						   optarg, "--rewrite (use SIG:SIG, e.g. TERM:QUIT)");
 			break;
@@ -433,16 +472,17 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			return 0;
 		case ':':
 			return usage_error(err, errlen, "option '%s' needs a value%s",
-					   current_option(argv, optind, optopt), "");
-		default:
-			if (optopt) {
-				char shortopt[3] = { '-', (char)optopt, '\0' };
+					   typed_option(argv, optind, optopt), "");
+		default: {
+			/* getopt_long() sets optopt to the option's value for "--pgroup=1" (a
+			 * value it does not take), to 0 for an unknown long option. */
+			const char *name = typed_option(argv, optind, optopt);
 
-				return usage_error(err, errlen, "unknown option '%s'%s", shortopt,
-						   "");
-			}
-			return usage_error(err, errlen, "unknown option '%s'%s", argv[optind - 1],
-					   "");
+			return usage_error(err, errlen,
+					   optopt && name[1] == '-' ? "option '%s' takes no value%s" :
+								      "unknown option '%s'%s",
+					   name, "");
+		}
 		}
 	}
 

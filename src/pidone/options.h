@@ -51,6 +51,14 @@ struct pidone_config {
 	bool pause;
 	bool subreaper;     /* accepted for compatibility; automatic when not PID 1 */
 	bool test_waitid;   /* test hook PIDONE_TEST_WAITID: always reap with waitid() */
+	/* dumb-init's ways: the command starts with every signal at its default and none
+	 * blocked; a job-control signal stops pidone at once; a SIGTERM goes on alone (no
+	 * SIGCONT after it); when the command exits, its group gets SIGTERM (unless
+	 * cleanup) and pidone exits. */
+	bool reset_signals;
+	bool suspend_on_stop;
+	bool term_alone;
+	bool term_group_on_exit;
 	int verbosity;
 	int pdeathsig;
 	uint64_t grace_ms;
@@ -66,7 +74,7 @@ struct pidone_config {
 typedef const char *(*opts_getenv_fn)(const char *name);
 
 /* Parses argv and the environment into cfg.  On bad usage returns -EINVAL and
- * writes one line naming the bad value into err. */
+ * writes one line naming the bad value into err (cfg->persona is set even then). */
 int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn getenv_fn,
 	       char *err, unsigned errlen);
 

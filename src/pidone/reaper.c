@@ -12,6 +12,7 @@
  * (sweep.c signals by PID otherwise, which is only safe while pidone reaps itself), and is
  * not taken when a line per reaped process is asked for (-w, debug level). */
 #include "reaper.h"
+#include "jobctl.h"
 #include "log.h"
 #include "sys.h"
 
@@ -50,6 +51,7 @@ static void command_exited(struct pidone *st, int code, int status)
 	else
 		log_info("command (PID %d) was killed by %s", (int)st->child.pid,
 			 sig_name(status, name, sizeof(name)));
+	jobctl_command_exited(st);
 }
 
 /* Linux >= 6.15 (PIDFD_INFO_EXIT): a release can be checked for in no other way without
@@ -172,6 +174,7 @@ static void check_command(struct pidone *st)
 
 void reaper_reap(struct pidone *st)
 {
+	jobctl_poll(st);
 	if (!st->kernel_reaps) {
 		reap_zombies(st);
 		return;
@@ -196,6 +199,7 @@ int reaper_wait_command(struct pidone *st)
 	st->child.exited = true;
 	st->child.code = si.si_code;
 	st->child.status = si.si_status;
+	jobctl_command_exited(st);
 	return 0;
 }
 

@@ -119,6 +119,7 @@ void shutdown_command_exited(struct pidone *st)
 	st->phase = PHASE_CLEANUP;
 	st->delayed_sig = 0; /* the cleanup below takes over from a --stop-delay */
 	st->delay_until = 0;
+	forward_parting_term(st);
 	if (!st->cfg->cleanup || st->cfg->wait_all)
 		return;
 	notify_stopping(st);

@@ -3,6 +3,7 @@
  * everything it does is async-signal-safe and writes nothing of ours but what it means to:
  * no allocation, no stdio, _exit() on failure. */
 #include "spawn.h"
+#include "jobctl.h"
 #include "log.h"
 #include "numparse.h"
 #include "proc.h"
@@ -59,6 +60,7 @@ static void set_listen_pid(char **entry)
 struct spawn_ctx {
 	struct pidone *st;
 	char **listen_entry;   /* LISTEN_PID=<pidone>, to be given the child's PID */
+	bool take_fg;          /* the child's group takes the terminal's foreground */
 	volatile int exec_err; /* written by the child when exec fails */
 };
 
@@ -71,43 +73,44 @@ __attribute__((no_sanitize_address)) static int child_exec(void *arg)
 	const struct pidone_config *cfg = st->cfg;
 	int err;
 
-	if (cfg->session == SESSION_NEW || (cfg->session == SESSION_AUTO && !st->tty_handed)) {
-		/* Without a terminal to share, a session of its own costs nothing and spares
-		 * the kernel an orphaned-process-group check over the whole group at every
-		 * exit of its members (quadratic in an orphan storm: bench/). */
+	if (st->cmd_session) {
 		setsid();
-		if (st->tty_handed)
+		/* dumb-init's command takes the terminal when no other session has it (pidone
+		 * gave it up as its session's leader: jobctl_prepare()). */
+		if (cfg->session == SESSION_NEW)
 			(void)ioctl(STDIN_FILENO, TIOCSCTTY, 0);
 	} else {
 		setpgid(0, 0);
 		/* Every signal is still blocked here, so SIGTTOU cannot stop us. */
-		if (st->tty_handed)
+		if (ctx->take_fg)
 			(void)tcsetpgrp(STDIN_FILENO, getpgrp());
 	}
 	if (ctx->listen_entry)
 		set_listen_pid(ctx->listen_entry);
-	sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
-	sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
-	sys_sigaction_restore(SIGCHLD, &st->orig_chld);
-	sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
+	if (cfg->reset_signals) {
+		/* dumb-init's command starts with every signal at its default action and none
+		 * blocked, whatever pidone's parent left ignored (a script's "&" ignores SIGINT
+		 * and SIGQUIT, and a shell cannot trap what it was started ignoring). */
+		struct ksigaction_saved old;
+		ksigset_t none = 0;
+		int s;
+
+		for (s = 1; s <= SIG_MAX; s++)
+			(void)sys_sigaction_default(s, &old);
+		sys_sigprocmask(SIG_SETMASK, &none, NULL);
+	} else {
+		sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
+		sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
+		sys_sigaction_restore(SIGCHLD, &st->orig_chld);
+		sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
+	}
 	execvp(cfg->argv[0], cfg->argv);
 	err = errno;
 	/* Said here rather than by pidone, so that it is said under valgrind too (which runs
 	 * this child as a fork: then pidone learns of the failure from the exit status). */
 	log_error("cannot execute '%s': %s", cfg->argv[0], strerror(err));
 	ctx->exec_err = err;
-	_exit(status_for_exec_error(err));
-}
-
-/* The terminal is handed over only when pidone itself is in its foreground. */
-static bool should_hand_tty(void)
-{
-	pid_t fg;
-
-	if (!isatty(STDIN_FILENO))
-		return false;
-	fg = tcgetpgrp(STDIN_FILENO);
-	return fg > 0 && fg == getpgrp();
+	_exit(status_for_exec_error(cfg->persona, err));
 }
 
 int spawn_command(struct pidone *st)
@@ -117,7 +120,7 @@ int spawn_command(struct pidone *st)
 	int pidfd, spare;
 	pid_t pid;
 
-	st->tty_handed = should_hand_tty();
+	ctx.take_fg = jobctl_prepare(st);
 	/* The pidfd needs a free descriptor once the command runs, when it is too late to
 	 * say no: without one, fail now (125) rather than run without a pidfd.  (No
 	 * F_DUPFD_CLOEXEC: it is closed before anything could exec, and musl would spend a

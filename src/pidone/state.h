@@ -30,13 +30,17 @@ struct child {
 	bool exited;      /* reaped: pid must not be used any more */
 	int code;         /* si_code of the reaped child: CLD_EXITED, CLD_KILLED... */
 	int status;       /* exit code or signal number */
+	int stopped;      /* the signal that stopped it, 0 while it runs (jobctl.c) */
 };
 
 struct pidone {
 	const struct pidone_config *cfg;
 	struct child child;
 	bool is_pid1;
-	bool tty_handed;   /* the child's group owns the terminal's foreground */
+	bool tty_shared;   /* stdin is our controlling terminal and the command's too (jobctl.c) */
+	bool cmd_session;  /* the command leads a session of its own: no terminal stops it */
+	int stop_sent;     /* the stop signal pidone passed on since the command last ran on */
+	int suspend;       /* pidone should stop with this signal at the end of the turn */
 	bool in_nspawn;    /* PID 1 of a systemd-nspawn container */
 	bool kernel_reaps; /* SA_NOCLDWAIT: the kernel releases children (reaper.c) */
 	bool exit_pending; /* the command exited, its status is not readable yet */

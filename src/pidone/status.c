@@ -18,7 +18,17 @@ int status_for_child(const struct pidone_config *cfg, int cld_code, int cld_stat
 	return code;
 }
 
-int status_for_exec_error(int err)
+int status_for_exec_error(enum personality persona, int err)
 {
+	/* Scripts written for tini and dumb-init test for their codes. */
+	if (persona == PERSONA_DUMB_INIT)
+		return 2;
+	if (persona == PERSONA_TINI)
+		return err == ENOENT ? 127 : err == EACCES ? 126 : 1;
 	return (err == ENOENT || err == ENOTDIR) ? 127 : 126;
+}
+
+int status_for_usage_error(enum personality persona)
+{
+	return persona == PERSONA_TINI || persona == PERSONA_DUMB_INIT ? 1 : 2;
 }

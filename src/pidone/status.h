@@ -9,10 +9,13 @@
  * 0 when the code is listed in --remap-exit. */
 int status_for_child(const struct pidone_config *cfg, int cld_code, int cld_status);
 
-/* Exit status when exec failed with err: 127 not found, 126 otherwise. */
-int status_for_exec_error(int err);
+/* Exit status when exec failed with err: 127 not found, 126 otherwise; as tini 127, 126 for
+ * EACCES, 1 otherwise; as dumb-init always 2. */
+int status_for_exec_error(enum personality persona, int err);
+
+/* Exit status of a usage error: 2; 1 as tini and dumb-init. */
+int status_for_usage_error(enum personality persona);
 
 #define STATUS_SETUP_FAILED 125
-#define STATUS_USAGE 2
 
 #endif

@@ -56,7 +56,8 @@ is "$missing" "" "pidone(1) documents the exit codes 2, 125, 126, 127 and 128+N"
 # binary (src/pidone/main.c, print_version) is the truth, and pidone(1) says the same.
 for name in catatonit dumb-init; do
 	ln -sf "$PIDONE" "$TMP/$name"
-	real=$("$TMP/$name" --version | sed -E 's/git\.pidone-([0-9a-f]+|unknown)$/git.pidone-REVISION/;
+	# (On stderr as dumb-init, which prints it there.)
+	real=$("$TMP/$name" --version 2>&1 | sed -E 's/git\.pidone-([0-9a-f]+|unknown)$/git.pidone-REVISION/;
 		s/\(pidone [0-9.]+\)/(pidone X.Y.Z)/')
 	doc=$(sed -n "s/.*the $name name prints \`\([^\`]*\)\`.*/\1/p" "$top_srcdir/docs/migration.md")
 	is "$doc" "$real" "docs/migration.md quotes the $name name's --version line as it is"

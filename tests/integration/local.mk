@@ -12,6 +12,12 @@ pidone_scenarios = \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
 	tests/integration/pidone-childstate.sh \
+	tests/integration/pidone-jobs-tty.sh \
+	tests/integration/pidone-jobs-notty.sh \
+	tests/integration/pidone-fault-signals.sh \
+	tests/integration/pidone-dumb-init-compat.sh \
+	tests/integration/pidone-tini-compat.sh \
+	tests/integration/pidone-usage.sh \
 	tests/integration/pidone-stop.sh \
 	tests/integration/pidone-shutdown-attacks.sh
 TESTS += $(pidone_scenarios)

@@ -11,7 +11,7 @@ scenarios="integration/pidone-exit-codes.sh integration/pidone-reaping.sh
 	integration/pidone-signals.sh integration/pidone-tty.sh integration/pidone-fallback.sh
 	integration/pidone-fds.sh integration/pidone-shutdown.sh integration/pidone-env.sh
 	integration/pidone-personalities.sh integration/pidone-childstate.sh
-	integration/pidone-stop.sh integration/pidone-shutdown-attacks.sh
+	integration/pidone-stop.sh integration/pidone-shutdown-attacks.sh integration/pidone-jobs-notty.sh
 	hardening/fault-fds.sh hardening/fault-fork.sh hardening/pid-reuse.sh"
 
 out=$(PIDONE_TEST_WAITID=1 "$PIDONE" -v -- true 2>&1)

@@ -137,6 +137,25 @@ Test(options, bad_usage_names_the_value)
 	cr_assert_eq(PARSE(NULL, "pidone", "--pause", "cmd"), -EINVAL);
 }
 
+/* Issue 13, item 10: the option as typed, never the short option it maps to. */
+Test(options, bad_usage_names_the_option_as_typed)
+{
+	cr_assert_eq(PARSE(NULL, "pidone", "--pgroup=1", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "option '--pgroup' takes no value");
+	cr_assert_eq(PARSE(NULL, "pidone", "--wait-all=yes", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "option '--wait-all' takes no value");
+	cr_assert_eq(PARSE(NULL, "pidone", "--pgr=1", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "option '--pgr' takes no value");
+	cr_assert_eq(PARSE(NULL, "pidone", "--nope=1", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "unknown option '--nope'");
+	cr_assert_eq(PARSE(NULL, "pidone", "-vz", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "unknown option '-z'");
+	cr_assert_eq(PARSE(NULL, "pidone", "--grace"), -EINVAL);
+	cr_assert_str_eq(err, "option '--grace' needs a value");
+	cr_assert_eq(PARSE(NULL, "pidone", "-vt"), -EINVAL);
+	cr_assert_str_eq(err, "option '-t' needs a value");
+}
+
 Test(options, rewrite_and_exit_lists)
 {
 	uint8_t rw[SIG_MAX + 1] = { 0 };
@@ -247,6 +266,32 @@ Test(options, personality_dumb_init)
 	cr_assert_eq(cfg.rewrite[15], 3);
 	cr_assert_eq(PARSE(NULL, "dumb-init", "-V"), 0);
 	cr_assert_eq(cfg.action, OPTS_VERSION);
+}
+
+/* Issue 13, items 13-14: what dumb-init does differently, and -c is DUMB_INIT_SETSID=0. */
+Test(options, personality_dumb_init_ways)
+{
+	cr_assert_eq(PARSE(NULL, "dumb-init", "cmd"), 0);
+	cr_assert(cfg.reset_signals && cfg.suspend_on_stop && cfg.term_group_on_exit);
+	cr_assert(cfg.term_alone);
+	cr_assert_not(cfg.cleanup);
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-c", "cmd"), 0);
+	cr_assert_eq(cfg.session, SESSION_KEEP);
+	cr_assert(cfg.single_child);
+	cr_assert_not(cfg.term_group_on_exit);
+	cr_assert_eq(PARSE(ENV("DUMB_INIT_SETSID", "0"), "dumb-init", "cmd"), 0);
+	cr_assert_not(cfg.term_group_on_exit);
+	/* A grace period asked for turns pidone's own cleanup on. */
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-t", "2", "cmd"), 0);
+	cr_assert(cfg.cleanup);
+	/* dumb-init rewrites signals 1..31 only. */
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "1:31", "-r", "31:1", "cmd"), 0);
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "1:32", "cmd"), -EINVAL);
+	cr_assert_eq(PARSE(NULL, "dumb-init", "-r", "RTMIN:0", "cmd"), -EINVAL);
+	cr_assert_eq(PARSE(NULL, "pidone", "-r", "1:32", "-r", "RTMIN:0", "cmd"), 0);
+	cr_assert_eq(PARSE(NULL, "pidone", "cmd"), 0);
+	cr_assert_not(cfg.reset_signals || cfg.suspend_on_stop || cfg.term_group_on_exit ||
+		      cfg.term_alone);
 }
 
 Test(options, personality_catatonit_and_pause)

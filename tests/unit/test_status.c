@@ -35,8 +35,29 @@ Test(status, remapped_codes_become_zero)
 
 Test(status, exec_errors)
 {
-	cr_assert_eq(status_for_exec_error(ENOENT), 127);
-	cr_assert_eq(status_for_exec_error(ENOTDIR), 127);
-	cr_assert_eq(status_for_exec_error(EACCES), 126);
-	cr_assert_eq(status_for_exec_error(ENOEXEC), 126);
+	cr_assert_eq(status_for_exec_error(PERSONA_PIDONE, ENOENT), 127);
+	cr_assert_eq(status_for_exec_error(PERSONA_PIDONE, ENOTDIR), 127);
+	cr_assert_eq(status_for_exec_error(PERSONA_PIDONE, EACCES), 126);
+	cr_assert_eq(status_for_exec_error(PERSONA_PIDONE, ENOEXEC), 126);
+	cr_assert_eq(status_for_exec_error(PERSONA_CATATONIT, ENOTDIR), 127);
+}
+
+/* Scripts written for tini and dumb-init test for their codes (issue 13, item 14). */
+Test(status, exec_errors_as_tini_and_dumb_init)
+{
+	cr_assert_eq(status_for_exec_error(PERSONA_TINI, ENOENT), 127);
+	cr_assert_eq(status_for_exec_error(PERSONA_TINI, EACCES), 126);
+	cr_assert_eq(status_for_exec_error(PERSONA_TINI, ENOTDIR), 1);
+	cr_assert_eq(status_for_exec_error(PERSONA_TINI, ENOEXEC), 1);
+	cr_assert_eq(status_for_exec_error(PERSONA_DUMB_INIT, ENOENT), 2);
+	cr_assert_eq(status_for_exec_error(PERSONA_DUMB_INIT, EACCES), 2);
+}
+
+Test(status, usage_errors)
+{
+	cr_assert_eq(status_for_usage_error(PERSONA_PIDONE), 2);
+	cr_assert_eq(status_for_usage_error(PERSONA_CATATONIT), 2);
+	cr_assert_eq(status_for_usage_error(PERSONA_PAUSE), 2);
+	cr_assert_eq(status_for_usage_error(PERSONA_TINI), 1);
+	cr_assert_eq(status_for_usage_error(PERSONA_DUMB_INIT), 1);
 }
