@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SIGRT(n) (SIG_RTMIN_ABI + (n))
 
@@ -26,6 +27,17 @@ enum sig_class forward_classify(const struct pidone *st, int sig)
 	if (sig == SIGRT(3) || sig == SIGRT(4) || sig == SIGRT(13) || sig == SIGRT(14))
 		return SIGCLASS_POWEROFF;
 	return SIGCLASS_FORWARD;
+}
+
+bool forward_is_self_inflicted(const struct signalfd_siginfo *si)
+{
+	/* The kernel sends these to the writer as SI_USER from the writer's own PID.  Another
+	 * process's kill(2) carries that process's PID (0 from outside our PID namespace), and
+	 * the kernel refuses SI_USER from rt_sigqueueinfo(2) aimed at anyone else, so only
+	 * pidone can produce this; pidone's own signal to itself is a raise() (main.c). */
+	if (si->ssi_signo != SIGPIPE && si->ssi_signo != SIGXFSZ)
+		return false;
+	return si->ssi_code == SI_USER && si->ssi_pid == (uint32_t)getpid();
 }
 
 bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo *si)

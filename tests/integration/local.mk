@@ -11,7 +11,8 @@ pidone_scenarios = \
 	tests/integration/pidone-shutdown.sh \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
-	tests/integration/pidone-childstate.sh
+	tests/integration/pidone-childstate.sh \
+	tests/integration/pidone-log.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk
