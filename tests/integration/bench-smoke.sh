@@ -7,7 +7,7 @@ require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 8
+plan 9
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
@@ -37,4 +37,15 @@ if [ -x "$PIDONE_STATIC" ]; then
 	ok $? "the static pidone is at most 48 KiB"
 else
 	echo "ok 8 # SKIP pidone-static not built"
+fi
+
+# bench/logcost (what a log line costs, docs/design.md): runs and measures every kind.
+LOGCOST=$(dirname "$PIDONE")/bench/logcost
+if [ -x "$LOGCOST" ]; then
+	timeout 120 "$LOGCOST" 200 > "$TMP/logcost" 2>&1
+	ok $([ "$(grep -c '^| [a-z/].* | [0-9]' "$TMP/logcost")" = 6 ] &&
+		grep -q 'log_info() at the default verbosity: [0-9.]* ns (no system call)' "$TMP/logcost"
+		echo $?) "bench/logcost measures a log line on each kind of standard error"
+else
+	echo "ok 9 # SKIP bench/logcost not built"
 fi
