@@ -252,9 +252,10 @@ static enum sink log_sink;
 /* Lines dropped since the last one that got through. */
 static unsigned long log_lost;
 
-/* Errors that mean "not with RWF_NOWAIT": a kernel before 4.14 (EOPNOTSUPP) or 4.6
- * (ENOSYS), a file without FMODE_NOWAIT (EOPNOTSUPP: terminals, named pipes up to at least
- * 6.18), a seccomp profile that refuses pwritev2 (EPERM, ENOSYS). */
+/* Errors that mean "not with RWF_NOWAIT": a file without FMODE_NOWAIT (EOPNOTSUPP:
+ * terminals, named pipes up to at least 6.18, pipes before 6.4), a kernel that does not
+ * know RWF_NOWAIT (before 4.13: EOPNOTSUPP) or pwritev2 (before 4.6: ENOSYS), a seccomp
+ * profile that refuses pwritev2 (EPERM, ENOSYS). */
 static bool nowait_refused(int err)
 {
 	return err == EOPNOTSUPP || err == EINVAL || err == ENOSYS || err == EPERM;
