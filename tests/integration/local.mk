@@ -12,6 +12,8 @@ pidone_scenarios = \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
 	tests/integration/pidone-childstate.sh \
+	tests/integration/pidone-waitid.sh \
+	tests/integration/pidone-stop.sh \
 	tests/integration/pidone-log.sh \
 	tests/integration/pidone-notify.sh
 TESTS += $(pidone_scenarios)
