@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -241,8 +240,7 @@ size_t log_format(char *buf, size_t size, const char *fmt, ...)
  * so that a pidone with nothing to say never even looks (bench/logcost.c measures each). */
 enum sink {
 	SINK_UNKNOWN, /* nothing logged yet */
-	SINK_SOCKET,  /* not seekable, maybe a socket: send(MSG_DONTWAIT | MSG_NOSIGNAL) */
-	SINK_NOWAIT,  /* a pipe or a terminal: pwritev2(RWF_NOWAIT) */
+	SINK_NOWAIT,  /* not seekable (pipe, socket, terminal): pwritev2(RWF_NOWAIT) */
 	SINK_POLL,    /* ... where the kernel refuses RWF_NOWAIT: poll(POLLOUT) with no timeout */
 	SINK_PLAIN,   /* seekable: a file or a device such as /dev/null, which waits for no
 		       * reader; RWF_NOWAIT could refuse a file write that only needs the disk */
@@ -273,20 +271,15 @@ static bool put_now(const char *buf, size_t n)
 	if (log_sink == SINK_UNKNOWN) {
 		/* lseek() tells streams (ESPIPE: pipes, sockets, terminals) from files
 		 * and devices in one call, with less code than fstat(). */
-		log_sink = lseek(STDERR_FILENO, 0, SEEK_CUR) < 0 && errno == ESPIPE ? SINK_SOCKET
+		log_sink = lseek(STDERR_FILENO, 0, SEEK_CUR) < 0 && errno == ESPIPE ? SINK_NOWAIT
 										      : SINK_PLAIN;
 	}
 	switch (log_sink) {
 	case SINK_UNKNOWN:
-	case SINK_SOCKET:
-		r = send(STDERR_FILENO, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (r >= 0 || errno != ENOTSOCK)
-			break;
-		log_sink = SINK_NOWAIT;
-		/* fall through */
 	case SINK_NOWAIT:
 		/* Offset -1: the file position, as write(2).  A line is shorter than PIPE_BUF,
-		 * so a pipe takes all of it or nothing. */
+		 * so a pipe takes all of it or nothing; a socket (journald's) takes it as
+		 * send(MSG_DONTWAIT) would. */
 		r = syscall(SYS_pwritev2, STDERR_FILENO, &iov, 1, -1L, -1L, RWF_NOWAIT);
 		if (r >= 0 || !nowait_refused(errno))
 			break;
@@ -322,8 +315,7 @@ static bool log_put(const char *buf, size_t n)
 	bool guard, ok;
 	int err;
 
-	guard = log_sink != SINK_SOCKET && sys_sigprocmask(SIG_BLOCK, &sigs, &old) == 0 &&
-		(old & sigs) != sigs;
+	guard = sys_sigprocmask(SIG_BLOCK, &sigs, &old) == 0 && (old & sigs) != sigs;
 	ok = put_now(buf, n);
 	if (guard) {
 		err = errno;

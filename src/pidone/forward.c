@@ -34,7 +34,7 @@ bool forward_is_self_inflicted(const struct signalfd_siginfo *si)
 	/* The kernel sends these to the writer as SI_USER from the writer's own PID.  Another
 	 * process's kill(2) carries that process's PID (0 from outside our PID namespace), and
 	 * the kernel refuses SI_USER from rt_sigqueueinfo(2) aimed at anyone else, so only
-	 * pidone can produce this; pidone's own signal to itself is a raise() (main.c). */
+	 * pidone can produce this; pidone's own signal to itself is a tkill() (main.c). */
 	if (si->ssi_signo != SIGPIPE && si->ssi_signo != SIGXFSZ)
 		return false;
 	return si->ssi_code == SI_USER && si->ssi_pid == (uint32_t)getpid();

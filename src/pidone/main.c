@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static const char usage_text[] =
@@ -164,8 +165,8 @@ static void setup_pdeathsig(int sig)
 		log_warn("cannot set the parent death signal: %s", strerror(errno));
 	else if (getppid() != parent)
 		/* Not kill(): SI_USER from our own PID is how a failed log write's SIGPIPE
-		 * looks, which pidone drops (forward_is_self_inflicted); raise() is SI_TKILL. */
-		raise(sig);
+		 * looks, which pidone drops (forward_is_self_inflicted); tkill is SI_TKILL. */
+		syscall(SYS_tkill, getpid(), sig);
 }
 
 static const char *env_lookup(const char *name)

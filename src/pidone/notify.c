@@ -75,10 +75,8 @@ static void send_to_manager(const char *msg, size_t len)
 				 dropped);
 		dropped = 0;
 	} else if (!dropped++) {
-		const char *nl = memchr(msg, '\n', len);
-
-		log_warn("cannot notify the service manager (%s): dropped %.*s%s", strerror(err),
-			 (int)(nl ? (size_t)(nl - msg) : len), msg, nl ? "..." : "");
+		log_warn("cannot notify the service manager: %s (dropping notifications)",
+			 strerror(err));
 	}
 }
 
@@ -183,16 +181,20 @@ static bool relayed_field(const char *line, size_t len)
 /* Where a sender stands, as far as /proc can tell. */
 enum lineage { LINEAGE_OURS, LINEAGE_OTHER, LINEAGE_UNKNOWN };
 
-/* The parent of pid from /proc/PID/stat ("pid (comm) S ppid ..."; comm may hold anything,
- * so the fields start after the last ')'); -1 when pid is gone or /proc cannot tell. */
-static long parent_of(long pid)
+/* The PID and the parent's PID from /proc/PID/stat, or /proc/self/stat for pid 0
+ * ("pid (comm) S ppid ..."; comm may hold anything, so the fields after it start after
+ * the last ')').  Returns the parent's PID, -1 when pid is gone or /proc cannot tell. */
+static long stat_ids(long pid, long *self)
 {
 	char path[32], buf[512], *p;
 	long ppid = 0;
 	ssize_t n;
 	int fd;
 
-	log_format(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (pid)
+		log_format(path, sizeof(path), "/proc/%ld/stat", pid);
+	else
+		memcpy(path, "/proc/self/stat", sizeof("/proc/self/stat"));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -201,6 +203,8 @@ static long parent_of(long pid)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
+	for (*self = 0, p = buf; *p >= '0' && *p <= '9'; p++)
+		*self = *self * 10 + (*p - '0');
 	p = strrchr(buf, ')');
 	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
 		return -1;
@@ -209,30 +213,17 @@ static long parent_of(long pid)
 	return *p == ' ' ? ppid : -1;
 }
 
-/* True when /proc shows pidone's own PID namespace, so that its PIDs are the ones in the
- * senders' credentials (not so with the /proc of an outer namespace). */
-static bool proc_is_ours(long self)
-{
-	char link[24], want[24];
-	ssize_t n = readlink("/proc/self", link, sizeof(link) - 1);
-
-	if (n <= 0)
-		return false;
-	link[n] = '\0';
-	log_format(want, sizeof(want), "%ld", self);
-	return !strcmp(link, want);
-}
-
 /* Follows the parents of pid up to the command (while pidone has not reaped it, its PID
  * is its own) or to pidone (the orphans it adopted).  An ancestor that exits during the
  * walk re-parents its children (to pidone, if it was ours): the walk starts again.  A PID
  * reused within it would need the whole PID space to wrap in microseconds. */
 static enum lineage lineage_of(const struct pidone *st, long sender)
 {
-	long self = (long)getpid(), pid, ppid;
+	long self = (long)getpid(), pid, ppid, seen = 0;
 	int tries, depth;
 
-	if (!proc_is_ours(self))
+	/* /proc must be that of pidone's PID namespace, whose PIDs the credentials give. */
+	if (stat_ids(0, &seen) < 0 || seen != self)
 		return LINEAGE_UNKNOWN;
 	for (tries = 0; tries < 3; tries++) {
 		for (pid = sender, depth = 0; depth < 4096; depth++) {
@@ -240,7 +231,7 @@ static enum lineage lineage_of(const struct pidone *st, long sender)
 				return LINEAGE_OURS;
 			if (pid <= 1)
 				return LINEAGE_OTHER;
-			ppid = parent_of(pid);
+			ppid = stat_ids(pid, &seen);
 			if (ppid < 0)
 				break;
 			pid = ppid;
@@ -262,7 +253,7 @@ static bool sender_allowed(const struct pidone *st, const struct ucred *cred, in
 	enum lineage lineage;
 	bool alive;
 
-	*why = "it is outside pidone's PID namespace";
+	*why = "outside pidone's PID namespace";
 	if (cred->pid <= 0)
 		return false;
 	/* As PID 1, whatever pidone can see is in its PID namespace, the container. */
@@ -274,15 +265,13 @@ static bool sender_allowed(const struct pidone *st, const struct ucred *cred, in
 			    : pidfd >= 0 && sys_pidfd_send_signal(pidfd, 0, 0) == 0;
 	if (alive && lineage == LINEAGE_OURS)
 		return true;
-	*why = "it is not the command or one of its descendants";
+	*why = "not in the command's tree";
 	if (alive && lineage == LINEAGE_OTHER)
 		return false;
 	/* Not traced: it exited first (systemd-notify waits for its messages to be read, a
 	 * plain sendto() does not), or /proc is not that of pidone's PID namespace.  Taken
 	 * from pidone's own uid or root, who could ptrace pidone anyway. */
-	*why = alive ? "pidone cannot trace it (no /proc of its PID namespace) and its uid is "
-		       "not pidone's"
-		     : "it exited before it could be traced, and its uid is not pidone's";
+	*why = alive ? "no /proc to trace it, not pidone's uid" : "gone untraced, not pidone's uid";
 	return cred->uid == 0 || cred->uid == geteuid();
 }
 
@@ -352,12 +341,9 @@ void notify_relay(struct pidone *st)
 			close(pidfd);
 		if (!ok) {
 			/* Said once: anyone who can reach the socket could fill the log. */
-			if (!warned)
-				log_warn("ignoring notifications from PID %d (uid %u): %s",
-					 (int)cred.pid, (unsigned)cred.uid, why);
-			else
-				log_debug("ignored a notification from PID %d (uid %u): %s",
-					  (int)cred.pid, (unsigned)cred.uid, why);
+			log_msg(warned ? LOG_LVL_DEBUG : LOG_LVL_WARN,
+				"ignoring notifications from PID %d (uid %u): %s", (int)cred.pid,
+				(unsigned)cred.uid, why);
 			warned = true;
 			continue;
 		}

@@ -75,7 +75,7 @@ is "$(grep -c "sub-" <<< "$notes")" 0 \
 is "$(grep -c READY=1 <<< "$notes")" 0 "subreaper: no READY=1 reaches the manager"
 is "$(grep -c "ignoring notifications from PID" "$TMP/sub.err")" 1 \
 	"subreaper: pidone says so once"
-grep -q "ignoring notifications from PID [0-9]* (uid 65534): it is not the command" "$TMP/sub.err"
+grep -q "ignoring notifications from PID [0-9]* (uid 65534): not in the command's tree" "$TMP/sub.err"
 ok $? "subreaper: ... naming the first sender and why"
 
 # 2. pidone as PID 1 of a PID namespace: the outsiders, in the outer namespace, have no PID
@@ -96,7 +96,7 @@ for tag in from-command from-grandchild from-grandchild-as-nobody from-grandchil
 	is "$(grep -c "STATUS=$tag\$" <<< "$notes")" 1 "PID 1: STATUS=$tag reaches the manager"
 done
 is "$(grep -c "pid1-\|READY=1" <<< "$notes")" 0 "PID 1: nothing from outside the PID namespace"
-grep -q "ignoring notifications from PID 0 (uid [0-9]*): it is outside pidone's PID namespace" "$TMP/pid1.err"
+grep -q "ignoring notifications from PID 0 (uid [0-9]*): outside pidone's PID namespace" "$TMP/pid1.err"
 ok $? "PID 1: pidone says why"
 
 # 3. A manager that never reads: its queue (net.unix.max_dgram_qlen, 10 by default) fills
