@@ -65,7 +65,7 @@ ok $? "... and pidone logs again"
 # 3. Signals another process sends are still forwarded: kill -PIPE and kill -XFSZ reach the
 # command once each, while pidone's own SIGPIPEs (from -v lines on the broken pipe) do not.
 "$STALL" broken-pipe /dev/null /nonexistent -- "$PIDONE" -v -- \
-	"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/rec.ready" -n 3 -t 20 &
+	"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/rec.ready" -n 3 -t 120 &
 stall=$!
 wait_for test -e "$TMP/rec.ready"
 p=$(pgrep -P "$stall")
@@ -74,7 +74,7 @@ wait_for grep -q 13 "$TMP/rec"
 kill -XFSZ "$p"
 wait_for grep -q 25 "$TMP/rec"
 kill -USR1 "$p"
-WAIT_TRIES=100 wait_for exited $stall || kill -KILL "$p"
+wait_for exited $stall || kill -KILL "$p"
 wait $stall
 is "$?" 0 "kill -PIPE and kill -XFSZ to pidone with a broken stderr: the command ends normally"
 is "$(tr '\n' ' ' < "$TMP/rec")" "child 13 child 25 child 10 " \
@@ -110,7 +110,7 @@ for kind in pipe fifo pty socket; do
 		"stalled $kind: the command's stderr is still blocking (flags $flags, no O_NONBLOCK)"
 	t0=$(ms)
 	kill -TERM "$p"
-	WAIT_TRIES=100 wait_for exited $stall || kill -KILL "$p"
+	wait_for exited $stall || kill -KILL "$p"
 	wait $stall
 	rc=$?
 	dt=$(( $(ms) - t0 ))
@@ -130,10 +130,10 @@ for kind in pipe pty; do
 	stall=$!
 	wait_for test -e "$f.ready"
 	p=$(cat "$f.pid")
-	WAIT_TRIES=200 wait_for only_child "$p" # every orphan reaped, its line lost
+	wait_for only_child "$p" # every orphan reaped, its line lost
 	touch "$f.go"
 	# Until the reader has made room, the lines about SIGUSR2 are lost too.
-	WAIT_TRIES=100 wait_for usr2_logged "$p" "$f.out"
+	wait_for usr2_logged "$p" "$f.out"
 	ok $? "$kind: pidone logs again once the reader reads"
 	lost=$(sed -n 's/.*pidone\[[0-9]*\]: warning: \([0-9]*\) messages* lost.*/\1/p' "$f.out")
 	ok $([ "${lost:-0}" -ge 100 ]; echo $?) "$kind: the lines lost while it stalled are counted ($lost)"

@@ -110,7 +110,7 @@ NOTIFY_SOCKET=$MGR "$PIDONE" -t 60 -- "$SEND" -r 30 STATUS=flood -- sh -c '
 	touch $0.ready
 	while :; do sleep 0.1; done' "$TMP/full" 2> "$TMP/full.err" &
 pid=$!
-WAIT_TRIES=100 wait_for test -e "$TMP/full.ready"
+wait_for test -e "$TMP/full.ready"
 p=$(cat "$TMP/full.pid")
 wait_for test ! -e "/proc/$(cat "$TMP/full.orphan")"
 ok $? "full manager queue: pidone reaps an orphan"
@@ -119,7 +119,7 @@ wait_for test -e "$TMP/full.usr1"
 ok $? "full manager queue: pidone forwards SIGUSR1"
 t0=$(ms)
 kill -TERM "$p"
-WAIT_TRIES=100 wait_for exited $pid || kill -KILL "$p"
+wait_for exited $pid || kill -KILL "$p"
 wait $pid
 rc=$?
 dt=$(( $(ms) - t0 ))

@@ -33,7 +33,7 @@ ready_ms() { awk -v n="${2:-1}" '/READY=1/ && ++seen == n { print $1; exit }' "$
 listen relay
 NOTIFY_SOCKET="$TMP/relay.sock" rt_nspawn_start relay "$root" --notify-ready=yes \
 	--kill-signal=SIGRTMIN+3 /pidone -- sh -c 'sleep 2; /sdnotify send READY=1 STATUS=serving; exec sleep 1000'
-WAIT_TRIES=80 wait_for grep -q READY=1 "$TMP/relay.notes"
+wait_for grep -q READY=1 "$TMP/relay.notes"
 ms=$(ready_ms relay)
 [ -n "$ms" ] && [ "$ms" -ge 2000 ] && [ "$ms" -lt 6000 ]
 ok $? "relay: nspawn is ready only once the application sent READY=1 (after $ms ms; it slept 2000)"
@@ -59,7 +59,7 @@ NOTIFY_SOCKET=$(cat "$root/addr") setpriv --reuid=65534 --regid=65534 --clear-gr
 STATUS=outsider"
 is "$?" 0 "an outsider's datagram reaches pidone's relay (it read it)"
 touch "$root/go"
-WAIT_TRIES=80 wait_for grep -q READY=1 "$TMP/outsider.notes"
+wait_for grep -q READY=1 "$TMP/outsider.notes"
 ok $(grep -q outsider "$TMP/outsider.notes"; [ $? = 1 ]; echo $?) \
 	"... but nspawn hears only the application, not the outsider"
 kill -TERM "$NSPAWN_PID"
@@ -96,7 +96,7 @@ cp -a "$root" "$TMP/root2"
 NOTIFY_SOCKET="$TMP/two.sock" rt_nspawn_start two-b "$TMP/root2" --notify-ready=yes \
 	--kill-signal=SIGRTMIN+3 /pidone -- sh -c 'sleep 1; /sdnotify send READY=1; exec sleep 1000'
 b=$NSPAWN_PID
-WAIT_TRIES=60 wait_for test "$(grep -c READY=1 "$TMP/two.notes")" -ge 2
+wait_for test "$(grep -c READY=1 "$TMP/two.notes")" -ge 2
 is "$(grep -c READY=1 "$TMP/two.notes")" 2 "two relaying containers side by side both become ready"
 kill -TERM "$a" "$b"
 is "$(rt_nspawn_wait two-a)/$(rt_nspawn_wait two-b)" 0/0 "... and both stop cleanly"
