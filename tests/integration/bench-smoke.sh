@@ -7,13 +7,13 @@ require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 9
+plan 11
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
 export PIDONE_STATIC
 start=$(date +%s)
-timeout 120 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
+timeout 600 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
 is "$?" 0 "bench/run.sh --quick succeeds"
 [ $? = 0 ] || sed 's/^/# /' "$TMP/stderr"
 elapsed=$(($(date +%s) - start))
@@ -36,8 +36,15 @@ if [ -x "$PIDONE_STATIC" ]; then
 	grep -q '^| static binary size | .* | met |$' "$TMP/bench.md"
 	ok $? "the static pidone is at most 48 KiB"
 else
-	echo "ok 8 # SKIP pidone-static not built"
+	ok 0 "# SKIP pidone-static not built"
 fi
+
+# The versions identify each binary (version, size, hash), not where it lay on this machine.
+versions=$(sed -n '/^Versions:/,$p' "$TMP/bench.md" | grep '^- ')
+[ -n "$versions" ] && ! grep -q '/' <<<"$(sed 's/git\.[0-9a-f]*//' <<<"$versions")"
+ok $? "the Versions list names no path"
+! grep -v -q ' bytes, SHA-256 [0-9a-f]\{16\}$' <<<"$versions"
+ok $? "each binary is listed with its size and hash"
 
 # bench/logcost (what a log line costs, docs/design.md): runs and measures every kind.
 LOGCOST=$(dirname "$PIDONE")/bench/logcost
@@ -47,5 +54,5 @@ if [ -x "$LOGCOST" ]; then
 		grep -q 'log_info() at the default verbosity: [0-9.]* ns (no system call)' "$TMP/logcost"
 		echo $?) "bench/logcost measures a log line on each kind of standard error"
 else
-	echo "ok 9 # SKIP bench/logcost not built"
+	ok 0 "# SKIP bench/logcost not built"
 fi

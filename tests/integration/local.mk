@@ -15,7 +15,8 @@ pidone_scenarios = \
 	tests/integration/pidone-waitid.sh \
 	tests/integration/pidone-stop.sh \
 	tests/integration/pidone-log.sh \
-	tests/integration/pidone-notify.sh
+	tests/integration/pidone-notify.sh \
+	tests/integration/pidone-shutdown-attacks.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk
