@@ -2,8 +2,12 @@
 # "make bench": pidone against tini, dumb-init and catatonit (issue 6).  Needs root; writes
 # docs/benchmarks.md in the source tree.  The full run is not part of "make check": a smoke
 # test runs it on tiny sizes so that it keeps working.
-check_PROGRAMS += bench/initbench
+check_PROGRAMS += bench/initbench bench/logcost
 bench_initbench_SOURCES = bench/initbench.c
+# What a log line costs by kind of standard error (docs/design.md, Logging); run by hand.
+bench_logcost_SOURCES = bench/logcost.c
+bench_logcost_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/src/common
+bench_logcost_LDADD = src/common/libcommon.a -lutil
 EXTRA_DIST += bench/run.sh bench/spawnfloor.c docs/benchmarks.md
 
 # The floor of the start-up figure, built as pidone-static is (src/pidone/local.mk).

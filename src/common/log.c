@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* Logging to stderr: formatted into a stack buffer and written with one write(2),
- * so lines from several processes never interleave and nothing is allocated.  The
- * formatter is our own: libc's printf family is most of a static pidone's size. */
+/* Logging to stderr: formatted into a stack buffer and written with one system call, so
+ * lines from several processes never interleave and nothing is allocated.  The formatter
+ * is our own: libc's printf family is most of a static pidone's size.  A line is written
+ * only if it can be without waiting for the reader, and a write that fails is dropped and
+ * counted: an init must never wait for, or be signalled by, its own log (see log_put). */
 #include "log.h"
+#include "sys.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008
+#endif
 
 static const char *log_name = "pidone";
 static int log_level_max = LOG_LVL_WARN;
@@ -224,6 +236,113 @@ size_t log_format(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+/* How a line reaches stderr without waiting for its reader.  Found out at the first line,
+ * so that a pidone with nothing to say never even looks (bench/logcost.c measures each). */
+enum sink {
+	SINK_UNKNOWN, /* nothing logged yet */
+	SINK_NOWAIT,  /* not seekable (pipe, socket, terminal): pwritev2(RWF_NOWAIT) */
+	SINK_POLL,    /* ... where the kernel refuses RWF_NOWAIT: poll(POLLOUT) with no timeout */
+	SINK_PLAIN,   /* seekable: a file or a device such as /dev/null, which waits for no
+		       * reader; RWF_NOWAIT could refuse a file write that only needs the disk */
+};
+
+static enum sink log_sink;
+/* Lines dropped since the last one that got through. */
+static unsigned long log_lost;
+
+/* Errors that mean "not with RWF_NOWAIT": a file without FMODE_NOWAIT (EOPNOTSUPP:
+ * terminals, named pipes up to at least 6.18, pipes before 6.4), a kernel that does not
+ * know RWF_NOWAIT (before 4.13: EOPNOTSUPP) or pwritev2 (before 4.6: ENOSYS), a seccomp
+ * profile that refuses pwritev2 (EPERM, ENOSYS). */
+static bool nowait_refused(int err)
+{
+	return err == EOPNOTSUPP || err == EINVAL || err == ENOSYS || err == EPERM;
+}
+
+/* Writes the line if stderr takes it now, in one piece; false when it did not.  Never
+ * waits for a reader, and leaves the file status flags that pidone shares with the command
+ * alone (O_NONBLOCK on stderr would make the command's own writes fail with EAGAIN). */
+static bool put_now(const char *buf, size_t n)
+{
+	struct iovec iov = { (void *)buf, n };
+	struct pollfd pfd = { .fd = STDERR_FILENO, .events = POLLOUT };
+	ssize_t r;
+
+	if (log_sink == SINK_UNKNOWN) {
+		/* lseek() tells streams (ESPIPE: pipes, sockets, terminals) from files
+		 * and devices in one call, with less code than fstat(). */
+		log_sink = lseek(STDERR_FILENO, 0, SEEK_CUR) < 0 && errno == ESPIPE ? SINK_NOWAIT
+										      : SINK_PLAIN;
+	}
+	switch (log_sink) {
+	case SINK_UNKNOWN:
+	case SINK_NOWAIT:
+		/* Offset -1: the file position, as write(2).  A line is shorter than PIPE_BUF,
+		 * so a pipe takes all of it or nothing; a socket (journald's) takes it as
+		 * send(MSG_DONTWAIT) would. */
+		r = syscall(SYS_pwritev2, STDERR_FILENO, &iov, 1, -1L, -1L, RWF_NOWAIT);
+		if (r >= 0 || !nowait_refused(errno))
+			break;
+		log_sink = SINK_POLL;
+		/* fall through */
+	case SINK_POLL:
+		/* POLLOUT on a pipe means a free page: a line fits, unless another writer
+		 * fills it first (the one race left where RWF_NOWAIT is refused).  A terminal
+		 * reports POLLOUT only while it has room and is not stopped (^S). */
+		if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLOUT)) {
+			errno = EAGAIN;
+			return false;
+		}
+		/* fall through */
+	case SINK_PLAIN:
+	default:
+		r = write(STDERR_FILENO, buf, n);
+		break;
+	}
+	return r == (ssize_t)n;
+}
+
+/* A failed write to a pipe or past RLIMIT_FSIZE also queues SIGPIPE or SIGXFSZ to the
+ * writer.  pidone blocks both and drops the ones it caused itself when it reads them
+ * (forward_is_self_inflicted).  A process that does not block them (nsspawn, pidone's
+ * child before exec) would die of its own log: it blocks them around the write and takes
+ * back the one the write queued (sent to the thread, so it comes before any other). */
+static bool log_put(const char *buf, size_t n)
+{
+	/* No wait: all zeros, which reads the same in the 32- and 64-bit time layouts. */
+	static const struct timespec now = { 0, 0 };
+	ksigset_t sigs = ksig_bit(SIGPIPE) | ksig_bit(SIGXFSZ), old, one;
+	bool guard, ok;
+	int err;
+
+	guard = sys_sigprocmask(SIG_BLOCK, &sigs, &old) == 0 && (old & sigs) != sigs;
+	ok = put_now(buf, n);
+	if (guard) {
+		err = errno;
+		one = ksig_bit(err == EPIPE ? SIGPIPE : SIGXFSZ);
+		if (!ok && (err == EPIPE || err == EFBIG) && !(old & one))
+			(void)syscall(SYS_rt_sigtimedwait, &one, NULL, &now, sizeof(one));
+		sys_sigprocmask(SIG_SETMASK, &old, NULL);
+		errno = err;
+	}
+	return ok;
+}
+
+/* The line that says how many lines were lost; true when it got through. */
+static bool put_lost(void)
+{
+	char line[128];
+	size_t n;
+
+	n = log_format(line, sizeof(line), "%s[%ld]: warning: %lu message%s lost: standard error "
+				       "was not writable\n",
+		       log_name, log_pid, log_lost, log_lost == 1 ? "" : "s");
+	if (n >= sizeof(line) || !log_put(line, n))
+		return false;
+	log_lost = 0;
+	return true;
+}
+
 void log_msg(enum log_level level, const char *fmt, ...)
 {
 	static const char *const words[] = { "error: ", "warning: ", "", "" };
@@ -245,8 +364,18 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	if (n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
 	line[n++] = '\n';
+	/* The count of lost lines goes first, so the reader knows where the gap was. */
+	if ((log_lost && !put_lost()) || !log_put(line, n))
+		log_lost++;
 	/* A failed log write must not change what the caller sees in errno. */
-	if (write(STDERR_FILENO, line, n) < 0)
-		(void)0;
+	errno = saved_errno;
+}
+
+void log_report_lost(void)
+{
+	int saved_errno = errno;
+
+	if (log_lost)
+		(void)put_lost();
 	errno = saved_errno;
 }

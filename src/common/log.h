@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Logging to stderr, one line per event, prefixed "name[pid]: ". */
+/* Logging to stderr, one line per event, prefixed "name[pid]: ".  A line that stderr does
+ * not take at once (a full pipe, a stopped terminal, a broken pipe, a file past
+ * RLIMIT_FSIZE) is dropped and counted; the next line that gets through is preceded by
+ * "warning: N messages lost". */
 #ifndef PIDONE_LOG_H
 #define PIDONE_LOG_H
 
@@ -30,6 +33,9 @@ size_t log_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
 void log_msg(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Says how many lines were lost, if any were and stderr takes the line now (at exit). */
+void log_report_lost(void);
 
 #define log_error(...) log_msg(LOG_LVL_ERROR, __VA_ARGS__)
 #define log_warn(...) log_msg(LOG_LVL_WARN, __VA_ARGS__)

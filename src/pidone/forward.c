@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SIGRT(n) (SIG_RTMIN_ABI + (n))
 
@@ -29,6 +30,31 @@ enum sig_class forward_classify(const struct pidone *st, int sig)
 	return SIGCLASS_FORWARD;
 }
 
+<<<<<<< HEAD
+=======
+bool forward_is_self_inflicted(const struct signalfd_siginfo *si)
+{
+	/* The kernel sends these to the writer as SI_USER from the writer's own PID.  Another
+	 * process's kill(2) carries that process's PID (0 from outside our PID namespace), and
+	 * the kernel refuses SI_USER from rt_sigqueueinfo(2) aimed at anyone else, so only
+	 * pidone can produce this; pidone's own signal to itself is a tkill() (main.c). */
+	if (si->ssi_signo != SIGPIPE && si->ssi_signo != SIGXFSZ)
+		return false;
+	return si->ssi_code == SI_USER && si->ssi_pid == (uint32_t)getpid();
+}
+
+bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo *si)
+{
+	int sig = (int)si->ssi_signo;
+
+	/* The line discipline sends these to the foreground group with SI_KERNEL.  When
+	 * that group is the child's, it has them already; forwarding would double them. */
+	if (!st->tty_handed || si->ssi_code != SI_KERNEL)
+		return false;
+	return sig == SIGINT || sig == SIGQUIT || sig == SIGTSTP || sig == SIGWINCH;
+}
+
+>>>>>>> refs/heads/lognotify
 void forward_signal(struct pidone *st, int sig)
 {
 	char name[SIG_NAME_LEN], orig[SIG_NAME_LEN];

@@ -29,6 +29,8 @@ static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
 	int sig = (int)si->ssi_signo;
 	char name[SIG_NAME_LEN];
 
+	if (forward_is_self_inflicted(si))
+		return false; /* log.c counted the line; a word about it would only cause another */
 	switch (forward_classify(st, sig)) {
 	case SIGCLASS_REAP:
 		return true;

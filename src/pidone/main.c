@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static const char usage_text[] =
@@ -161,7 +162,9 @@ static void setup_pdeathsig(int sig)
 	if (prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0) < 0)
 		log_warn("cannot set the parent death signal: %s", strerror(errno));
 	else if (getppid() != parent)
-		kill(getpid(), sig);
+		/* Not kill(): SI_USER from our own PID is how a failed log write's SIGPIPE
+		 * looks, which pidone drops (forward_is_self_inflicted); tkill is SI_TKILL. */
+		syscall(SYS_tkill, getpid(), sig);
 }
 
 static const char *env_lookup(const char *name)
@@ -253,5 +256,7 @@ int main(int argc, char **argv)
 	(void)fd_close_others(keep, 3);
 	if (chdir("/") < 0)
 		log_debug("cannot change to /: %s", strerror(errno));
-	return loop_run(&st);
+	r = loop_run(&st);
+	log_report_lost();
+	return r;
 }

@@ -7,7 +7,7 @@ require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 10
+plan 11
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
@@ -36,7 +36,7 @@ if [ -x "$PIDONE_STATIC" ]; then
 	grep -q '^| static binary size | .* | met |$' "$TMP/bench.md"
 	ok $? "the static pidone is at most 48 KiB"
 else
-	echo "ok 8 # SKIP pidone-static not built"
+	ok 0 "# SKIP pidone-static not built"
 fi
 
 # The versions identify each binary (version, size, hash), not where it lay on this machine.
@@ -45,3 +45,14 @@ versions=$(sed -n '/^Versions:/,$p' "$TMP/bench.md" | grep '^- ')
 ok $? "the Versions list names no path"
 ! grep -v -q ' bytes, SHA-256 [0-9a-f]\{16\}$' <<<"$versions"
 ok $? "each binary is listed with its size and hash"
+
+# bench/logcost (what a log line costs, docs/design.md): runs and measures every kind.
+LOGCOST=$(dirname "$PIDONE")/bench/logcost
+if [ -x "$LOGCOST" ]; then
+	timeout 120 "$LOGCOST" 200 > "$TMP/logcost" 2>&1
+	ok $([ "$(grep -c '^| [a-z/].* | [0-9]' "$TMP/logcost")" = 6 ] &&
+		grep -q 'log_info() at the default verbosity: [0-9.]* ns (no system call)' "$TMP/logcost"
+		echo $?) "bench/logcost measures a log line on each kind of standard error"
+else
+	ok 0 "# SKIP bench/logcost not built"
+fi

@@ -19,6 +19,8 @@ pidone_scenarios = \
 	tests/integration/pidone-tini-compat.sh \
 	tests/integration/pidone-usage.sh \
 	tests/integration/pidone-stop.sh \
+	tests/integration/pidone-log.sh \
+	tests/integration/pidone-notify.sh \
 	tests/integration/pidone-shutdown-attacks.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios) tests/integration/pidone-waitid.sh

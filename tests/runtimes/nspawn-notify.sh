@@ -9,7 +9,7 @@
 . "$(dirname "$0")/rt.sh"
 rt_require systemd-nspawn
 [ -x "$SDNOTIFY_STATIC" ] || skip_all "no sd_notify helper at $SDNOTIFY_STATIC"
-plan 9
+plan 11
 rt_track_host_paths
 listeners=""
 stop_listeners() { local p; for p in $listeners; do kill "$p" 2>/dev/null; done; }
@@ -45,6 +45,28 @@ kill -TERM "$NSPAWN_PID"
 is "$(rt_nspawn_wait relay)" 0 "relay: the container then stops cleanly"
 grep -q STOPPING=1 "$TMP/relay.notes"
 ok $? "relay: the manager hears STOPPING=1 when it stops"
+
+# Without a private network the relay socket is in the host's network namespace, where any
+# local user can reach it (issue 13 item 3): a uid 65534 process on the host sends READY=1
+# and a STATUS; pidone (PID 1, the sender has no PID in its namespace) ignores it.  The
+# application becomes ready only after that.
+listen outsider
+NOTIFY_SOCKET="$TMP/outsider.sock" rt_nspawn_start outsider "$root" --notify-ready=yes \
+	--kill-signal=SIGRTMIN+3 /pidone -- sh -c 'echo "$NOTIFY_SOCKET" > /addr
+	until [ -e /go ]; do sleep 0.1; done
+	/sdnotify send READY=1 STATUS=application; exec sleep 1000'
+wait_for test -s "$root/addr"
+NOTIFY_SOCKET=$(cat "$root/addr") setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$FIXTURES/notify-send" -b 10 "READY=1
+STATUS=outsider"
+is "$?" 0 "an outsider's datagram reaches pidone's relay (it read it)"
+touch "$root/go"
+wait_for grep -q READY=1 "$TMP/outsider.notes"
+ok $(grep -q outsider "$TMP/outsider.notes"; [ $? = 1 ]; echo $?) \
+	"... but nspawn hears only the application, not the outsider"
+kill -TERM "$NSPAWN_PID"
+rt_nspawn_wait outsider > /dev/null
+rm -f "$root/addr" "$root/go"
 
 # An application that never says it is ready: nspawn never is.
 listen silent

@@ -3,6 +3,7 @@
 if HAVE_CRITERION
 unit_tests = \
 	tests/unit/test_duration \
+	tests/unit/test_log \
 	tests/unit/test_nsspawn_options \
 	tests/unit/test_options \
 	tests/unit/test_sig \
@@ -13,6 +14,8 @@ unit_cflags = $(AM_CFLAGS) -Wno-discarded-qualifiers $(CRITERION_CFLAGS) -I$(top
 unit_ldadd = src/pidone/libpidone.a src/common/libcommon.a $(CRITERION_LIBS)
 tests_unit_test_duration_CFLAGS = $(unit_cflags)
 tests_unit_test_duration_LDADD = $(unit_ldadd)
+tests_unit_test_log_CFLAGS = $(unit_cflags)
+tests_unit_test_log_LDADD = $(unit_ldadd)
 tests_unit_test_options_CFLAGS = $(unit_cflags)
 tests_unit_test_options_LDADD = $(unit_ldadd)
 # nsspawn's option parser and capability lists, with libcap-ng.
