@@ -14,13 +14,15 @@ at_exit stop_receivers
 at_exit kill_leftovers
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# reaped FILE: the process whose PID FILE holds is gone from /proc (reaped, not a zombie).
+reaped() { local p; p=$(cat "$1") && [ -n "$p" ] && [ ! -e "/proc/$p" ]; }
 exited() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status"; }
 
 # manager NAME COUNT: a fake service manager on @pidone-notify-$$-NAME that prints what it
 # receives to $TMP/NAME.notes (COUNT 0: it never reads).
 manager() {
 	MGR="@pidone-notify-$$-$1"
-	"$FIXTURES/notify-recv" "$MGR" "$2" 60 > "$TMP/$1.notes" &
+	"$FIXTURES/notify-recv" "$MGR" "$2" 600 > "$TMP/$1.notes" &
 	receivers="$receivers $!"
 	wait_for grep -q listening "$TMP/$1.notes"
 }
@@ -28,8 +30,8 @@ manager() {
 # The command sends from itself, then from a grandchild (also under another uid), then
 # waits for the test; every sender waits until pidone has read its datagrams (-b).
 tree='echo "$NOTIFY_SOCKET" > $0.addr
-"$1" -b 10 STATUS=from-grandchild
-setpriv --reuid=65534 --regid=65534 --clear-groups "$1" -b 10 STATUS=from-grandchild-as-nobody
+"$1" -b 120 STATUS=from-grandchild
+setpriv --reuid=65534 --regid=65534 --clear-groups "$1" -b 120 STATUS=from-grandchild-as-nobody
 "$1" STATUS=from-grandchild-that-exits-at-once
 touch $0.ready
 until [ -e $0.stop ]; do sleep 0.1; done'
@@ -39,24 +41,24 @@ until [ -e $0.stop ]; do sleep 0.1; done'
 outsiders() {
 	local addr=$1 tag=$2
 	NOTIFY_SOCKET=$addr setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$SEND" -b 10 "READY=1
+		"$SEND" -b 120 "READY=1
 STATUS=$tag-uid-65534"
 	echo -n "$? "
-	NOTIFY_SOCKET=$addr unshare --pid --fork "$SEND" -b 10 "READY=1
+	NOTIFY_SOCKET=$addr unshare --pid --fork "$SEND" -b 120 "READY=1
 STATUS=$tag-other-pidns"
 	echo -n "$? "
 	NOTIFY_SOCKET=$addr setpriv --reuid=65534 --regid=65534 --clear-groups \
-		unshare --user --pid --fork "$SEND" -b 10 "READY=1
+		unshare --user --pid --fork "$SEND" -b 120 "READY=1
 STATUS=$tag-other-userns"
 	echo -n "$? "
-	NOTIFY_SOCKET=$addr "$SEND" -b 10 "READY=1
+	NOTIFY_SOCKET=$addr "$SEND" -b 120 "READY=1
 STATUS=$tag-root"
 	echo "$?"
 }
 
 # 1. pidone as a subreaper, sharing the PID namespace with the outsiders.
 manager sub 99
-NOTIFY_SOCKET=$MGR "$PIDONE" -- "$SEND" -b 10 STATUS=from-command -- \
+NOTIFY_SOCKET=$MGR "$PIDONE" -- "$SEND" -b 120 STATUS=from-command -- \
 	sh -c "$tree" "$TMP/sub" "$SEND" 2> "$TMP/sub.err" &
 pid=$!
 wait_for test -e "$TMP/sub.ready"
@@ -76,12 +78,14 @@ is "$(grep -c READY=1 <<< "$notes")" 0 "subreaper: no READY=1 reaches the manage
 is "$(grep -c "ignoring notifications from PID" "$TMP/sub.err")" 1 \
 	"subreaper: pidone says so once"
 grep -q "ignoring notifications from PID [0-9]* (uid 65534): not in the command's tree" "$TMP/sub.err"
-ok $? "subreaper: ... naming the first sender and why"
+r=$?
+ok $r "subreaper: ... naming the first sender and why"
+[ $r = 0 ] || sed 's/^/# /' "$TMP/sub.err"
 
 # 2. pidone as PID 1 of a PID namespace: the outsiders, in the outer namespace, have no PID
 # there (SCM_CREDENTIALS says 0).
 manager pid1 99
-NOTIFY_SOCKET=$MGR unshare --pid --fork --mount-proc --mount "$PIDONE" -- "$SEND" -b 10 STATUS=from-command -- \
+NOTIFY_SOCKET=$MGR unshare --pid --fork --mount-proc --mount "$PIDONE" -- "$SEND" -b 120 STATUS=from-command -- \
 	sh -c "$tree" "$TMP/pid1" "$SEND" 2> "$TMP/pid1.err" &
 pid=$!
 wait_for test -e "$TMP/pid1.ready"
@@ -97,13 +101,16 @@ for tag in from-command from-grandchild from-grandchild-as-nobody from-grandchil
 done
 is "$(grep -c "pid1-\|READY=1" <<< "$notes")" 0 "PID 1: nothing from outside the PID namespace"
 grep -q "ignoring notifications from PID 0 (uid [0-9]*): outside pidone's PID namespace" "$TMP/pid1.err"
-ok $? "PID 1: pidone says why"
+r=$?
+ok $r "PID 1: pidone says why"
+[ $r = 0 ] || sed 's/^/# /' "$TMP/pid1.err"
 
 # 3. A manager that never reads: its queue (net.unix.max_dgram_qlen, 10 by default) fills
 # up after a few of the command's 30 notifications.  pidone must go on reaping, forwarding
-# and stopping, and say it once.
+# and stopping, and say it once.  (Its own waitid() loop: were the kernel to reap, a
+# reaped orphan would prove nothing about pidone.)
 manager full 0
-NOTIFY_SOCKET=$MGR "$PIDONE" -t 60 -- "$SEND" -r 30 STATUS=flood -- sh -c '
+NOTIFY_SOCKET=$MGR PIDONE_TEST_WAITID=1 "$PIDONE" -t 300 -- "$SEND" -r 30 STATUS=flood -- sh -c '
 	echo $PPID > $0.pid
 	trap "touch $0.usr1" USR1
 	sh -c "sleep 0.2 & echo \$! > $0.orphan"
@@ -112,7 +119,7 @@ NOTIFY_SOCKET=$MGR "$PIDONE" -t 60 -- "$SEND" -r 30 STATUS=flood -- sh -c '
 pid=$!
 wait_for test -e "$TMP/full.ready"
 p=$(cat "$TMP/full.pid")
-wait_for test ! -e "/proc/$(cat "$TMP/full.orphan")"
+wait_for reaped "$TMP/full.orphan"
 ok $? "full manager queue: pidone reaps an orphan"
 kill -USR1 "$p"
 wait_for test -e "$TMP/full.usr1"
@@ -123,7 +130,7 @@ wait_for exited $pid || kill -KILL "$p"
 wait $pid
 rc=$?
 dt=$(( $(ms) - t0 ))
-ok $([ $rc = 143 ] && [ $dt -lt 10000 ]; echo $?) \
-	"full manager queue: SIGTERM ends pidone at once ($rc after $dt ms; grace 60 s)"
+ok $([ $rc = 143 ] && [ $dt -lt 60000 ]; echo $?) \
+	"full manager queue: SIGTERM ends pidone at once ($rc after $dt ms; grace 300 s)"
 is "$(grep -c "cannot notify the service manager" "$TMP/full.err")" 1 \
 	"full manager queue: one warning for the notifications dropped"

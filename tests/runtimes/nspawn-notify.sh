@@ -57,7 +57,7 @@ NOTIFY_SOCKET="$TMP/outsider.sock" rt_nspawn_start outsider "$root" --notify-rea
 	/sdnotify send READY=1 STATUS=application; exec sleep 1000'
 wait_for test -s "$root/addr"
 NOTIFY_SOCKET=$(cat "$root/addr") setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$FIXTURES/notify-send" -b 10 "READY=1
+	"$FIXTURES/notify-send" -b 120 "READY=1
 STATUS=outsider"
 is "$?" 0 "an outsider's datagram reaches pidone's relay (it read it)"
 touch "$root/go"
