@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pidone: an init for containers.  main() turns errors into messages and exit codes;
  * the modules it calls only return -errno. */
+#include "chores.h"
 #include "forward.h"
 #include "log.h"
 #include "loop.h"
@@ -39,13 +40,17 @@ static const char usage_text[] =
 	"  -q, --quiet           errors only\n"
 	"  -P, --pause           pause mode: run nothing, reap, exit 0 on SIGTERM/SIGINT\n"
 	"      --notify MODE     readiness: off, ready or relay\n"
+	"      --user U[:G]      run COMMAND as user U (and group G), names or numbers\n"
+	"      --rlimit R=S[:H]  set COMMAND's resource limit R, e.g. nofile=1024:4096\n"
+	"      --reset-signals   start COMMAND with default signal dispositions, none blocked\n"
 	"  -V, --version         print the version\n"
 	"  -l, -L, --license     print the license\n"
 	"  -h, --help            print this help\n"
 	"\n"
 	"Environment: PIDONE_PGROUP, PIDONE_SINGLE_CHILD, PIDONE_REWRITE, PIDONE_REMAP_EXIT,\n"
 	"PIDONE_GRACE, PIDONE_WAIT_ALL, PIDONE_SUBREAPER, PIDONE_PDEATHSIG, PIDONE_WARN_REAP,\n"
-	"PIDONE_VERBOSITY, PIDONE_NOTIFY.  The command line wins.\n"
+	"PIDONE_VERBOSITY, PIDONE_NOTIFY, PIDONE_USER, PIDONE_RLIMIT, PIDONE_RESET_SIGNALS.\n"
+	"The command line wins.\n"
 	"Exit status: COMMAND's; 128+N when killed by signal N; 125 setup failed;\n"
 	"126 COMMAND not executable; 127 COMMAND not found; 2 bad usage.\n";
 
@@ -205,6 +210,15 @@ int main(int argc, char **argv)
 		break;
 	}
 	log_set_verbosity(cfg.verbosity);
+	/* --user, --rlimit: everything that can be refused is refused here, before anything
+	 * has started.  Pause mode runs no command to apply them to. */
+	if (!cfg.pause && chores_wanted(&cfg)) {
+		r = chores_prepare(&cfg, err, sizeof(err));
+		if (r < 0) {
+			log_error("%s", err);
+			return STATUS_SETUP_FAILED;
+		}
+	}
 
 	st.cfg = &cfg;
 	st.child.pid = -1;

@@ -3,6 +3,7 @@
  * variables are applied first, so the command line always wins. */
 #include "options.h"
 #include "duration.h"
+#include "identity.h"
 #include "log.h"
 #include "numparse.h"
 
@@ -14,6 +15,10 @@
 
 enum {
 	OPT_NOTIFY = CHAR_MAX + 1,
+	/* What the command gets before exec (chores.c). */
+	OPT_USER,
+	OPT_RLIMIT,
+	OPT_RESET_SIGNALS,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +35,9 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "pause", no_argument, NULL, 'P' },
 	{ "notify", required_argument, NULL, OPT_NOTIFY },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "rlimit", required_argument, NULL, OPT_RLIMIT },
+	{ "reset-signals", no_argument, NULL, OPT_RESET_SIGNALS },
 	{ "version", no_argument, NULL, 'V' },
 	{ "license", no_argument, NULL, 'l' },
 	{ "help", no_argument, NULL, 'h' },
@@ -274,6 +282,55 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 	return 0;
 }
 
+/* What to say after a bad --user or --rlimit value, by the parser's error. */
+static const char *chore_hint(int r, bool rlimit)
+{
+	if (!rlimit)
+		return r == -ERANGE ? "(ids go up to 2147483647)" : "(use USER[:GROUP], names or numbers)";
+	if (r == -ENOENT)
+		return "(names: as core cpu data fsize locks memlock msgqueue nice nofile nproc "
+		       "rtprio rttime sigpending stack)";
+	if (r == -ERANGE)
+		return "(the soft limit is above the hard one)";
+	return "(use NAME=SOFT[:HARD], e.g. nofile=1024:4096)";
+}
+
+static int chore_error(char *err, unsigned errlen, const char *what, const char *value,
+		       const char *where, const char *hint)
+{
+	log_format(err, errlen, "invalid %s '%s' %s %s", what, value, where, hint);
+	return -EINVAL;
+}
+
+/* The chores' variables, in a block of their own (PIDONE_USER, _RLIMIT, _RESET_SIGNALS). */
+static int apply_env_chores(struct pidone_config *cfg, struct env_ctx *ctx)
+{
+	const char *v;
+	bool b;
+	int r;
+
+	v = ctx->getenv_fn("PIDONE_USER");
+	if (v && *v) {
+		r = identity_check_spec(v);
+		if (r < 0)
+			return chore_error(ctx->err, ctx->errlen, "user", v, "in PIDONE_USER",
+					   chore_hint(r, false));
+		cfg->user = v;
+	}
+	v = ctx->getenv_fn("PIDONE_RLIMIT");
+	if (v && *v) {
+		r = rlimits_parse(&cfg->rlimits, v);
+		if (r < 0)
+			return chore_error(ctx->err, ctx->errlen, "resource limit", v,
+					   "in PIDONE_RLIMIT", chore_hint(r, true));
+	}
+	if ((r = env_bool(ctx, "PIDONE_RESET_SIGNALS", &b)) < 0)
+		return r;
+	if (r)
+		cfg->reset_signals = b;
+	return 0;
+}
+
 /* tini and dumb-init treat their variables as switches that are on when set. */
 static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 {
@@ -336,6 +393,9 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 	r = apply_env_persona(cfg, &ctx);
 	if (r < 0)
 		return r;
+	r = apply_env_chores(cfg, &ctx);
+	if (r < 0)
+		return r;
 
 	optind = 0;
 	opterr = 0;
@@ -396,6 +456,22 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			if (parse_notify(optarg, &cfg->notify) < 0)
 				return usage_error(err, errlen, "invalid mode '%s' for %s", optarg,
 						   "--notify (use off, ready or relay)");
+			break;
+		case OPT_USER:
+			r = identity_check_spec(optarg);
+			if (r < 0)
+				return chore_error(err, errlen, "user", optarg, "for --user",
+						   chore_hint(r, false));
+			cfg->user = optarg;
+			break;
+		case OPT_RLIMIT:
+			r = rlimits_parse(&cfg->rlimits, optarg);
+			if (r < 0)
+				return chore_error(err, errlen, "resource limit", optarg,
+						   "for --rlimit", chore_hint(r, true));
+			break;
+		case OPT_RESET_SIGNALS:
+			cfg->reset_signals = true;
 			break;
 		case 'V':
 			cfg->action = OPTS_VERSION;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rlimits.h"
 #include "sig.h"
 
 #define PIDONE_DEFAULT_GRACE_MS 10000
@@ -57,6 +58,11 @@ struct pidone_config {
 	uint8_t rewrite[SIG_MAX + 1]; /* signal -> signal to forward; 0 drops it */
 	uint8_t remap_exit[32];       /* bitmap of exit codes turned into 0 */
 	char **argv;                  /* the command, NULL-terminated; NULL in pause mode */
+
+	/* What the command gets before exec (chores.c); unset unless asked for. */
+	const char *user;             /* --user USER[:GROUP] */
+	bool reset_signals;           /* --reset-signals */
+	struct rlimits rlimits;       /* --rlimit */
 };
 
 /* Looks up an environment variable; tests pass their own. */

@@ -3,6 +3,7 @@
  * everything it does is async-signal-safe and writes nothing of ours but what it means to:
  * no allocation, no stdio, _exit() on failure. */
 #include "spawn.h"
+#include "chores.h"
 #include "log.h"
 #include "numparse.h"
 #include "proc.h"
@@ -90,6 +91,8 @@ __attribute__((no_sanitize_address)) static int child_exec(void *arg)
 	sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
 	sys_sigaction_restore(SIGCHLD, &st->orig_chld);
 	sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
+	if (chores_wanted(cfg))
+		chores_child(cfg); /* --user, --rlimit, --reset-signals */
 	execvp(cfg->argv[0], cfg->argv);
 	err = errno;
 	/* Said here rather than by pidone, so that it is said under valgrind too (which runs

@@ -11,7 +11,10 @@ pidone_scenarios = \
 	tests/integration/pidone-shutdown.sh \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
-	tests/integration/pidone-childstate.sh
+	tests/integration/pidone-childstate.sh \
+	tests/integration/pidone-user.sh \
+	tests/integration/pidone-rlimit.sh \
+	tests/integration/pidone-reset-signals.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* --rlimit: the command's resource limits, e.g. a sane RLIMIT_NOFILE where the engine hands
+ * the container "infinity" (moby issue 38814), without a shell's ulimit in the image.  Set
+ * in the child with prlimit64 (raw: a 64-bit limit on every architecture, and no libc
+ * fallback that would involve other threads), so pidone keeps its own limits. */
+#include "rlimits.h"
+#include "log.h"
+#include "numparse.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Names as prlimit(1), docker --ulimit and systemd's Limit* use them.  The numbers differ
+ * between architectures (MIPS, SPARC), hence the C library's constants. */
+static const struct {
+	char name[11];
+	unsigned char res;
+} names[] = {
+	{ "as", RLIMIT_AS },
+	{ "core", RLIMIT_CORE },
+	{ "cpu", RLIMIT_CPU },
+	{ "data", RLIMIT_DATA },
+	{ "fsize", RLIMIT_FSIZE },
+	{ "locks", RLIMIT_LOCKS },
+	{ "memlock", RLIMIT_MEMLOCK },
+	{ "msgqueue", RLIMIT_MSGQUEUE },
+	{ "nice", RLIMIT_NICE },
+	{ "nofile", RLIMIT_NOFILE },
+	{ "nproc", RLIMIT_NPROC },
+	{ "rtprio", RLIMIT_RTPRIO },
+	{ "rttime", RLIMIT_RTTIME },
+	{ "sigpending", RLIMIT_SIGPENDING },
+	{ "stack", RLIMIT_STACK },
+};
+
+#define N_NAMES (sizeof(names) / sizeof(names[0]))
+
+static int parse_value(const char *s, const char **end, uint64_t *out)
+{
+	static const char inf[2][10] = { "unlimited", "infinity" };
+	unsigned long long v;
+	size_t i, n;
+	int r;
+
+	for (i = 0; i < 2; i++) {
+		n = strlen(inf[i]);
+		if (!strncmp(s, inf[i], n)) {
+			*out = RLIMITS_INFINITY;
+			*end = s + n;
+			return 0;
+		}
+	}
+	r = parse_u64_prefix(s, RLIMITS_INFINITY - 1, &v, end);
+	*out = v;
+	return r;
+}
+
+/* One "NAME=SOFT[:HARD]"; *next is left at the ',' or NUL that ends it. */
+static int parse_one(struct rlimits *rl, const char *s, const char **next)
+{
+	const char *eq = s, *p;
+	uint64_t cur, max;
+	size_t i, n;
+	int res = -1;
+
+	while (*eq && *eq != '=' && *eq != ',')
+		eq++;
+	n = (size_t)(eq - s);
+	if (*eq != '=')
+		return -EINVAL;
+	for (i = 0; i < N_NAMES; i++)
+		if (strlen(names[i].name) == n && !strncasecmp(s, names[i].name, n))
+			res = names[i].res;
+	if (res < 0)
+		return -ENOENT;
+	if (parse_value(eq + 1, &p, &cur) < 0)
+		return -EINVAL;
+	max = cur;
+	if (*p == ':' && parse_value(p + 1, &p, &max) < 0)
+		return -EINVAL;
+	if (*p && *p != ',')
+		return -EINVAL;
+	if (cur > max)
+		return -ERANGE;
+	rl->set |= 1U << res;
+	rl->lim[res].cur = cur;
+	rl->lim[res].max = max;
+	*next = p;
+	return 0;
+}
+
+int rlimits_parse(struct rlimits *rl, const char *list)
+{
+	const char *p = list;
+	int r;
+
+	for (;;) {
+		r = parse_one(rl, p, &p);
+		if (r < 0 || !*p)
+			return r;
+		p++;
+	}
+}
+
+static const char *res_name(int res)
+{
+	size_t i;
+
+	for (i = 0; i < N_NAMES; i++)
+		if (names[i].res == res)
+			return names[i].name;
+	return "?";
+}
+
+static const char *limit_text(char *buf, unsigned len, uint64_t v)
+{
+	if (v == RLIMITS_INFINITY)
+		return "unlimited";
+	log_format(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+static int prlimit_self(int res, const void *new_limit, void *old_limit)
+{
+	return syscall(SYS_prlimit64, 0, res, new_limit, old_limit) < 0 ? -errno : 0;
+}
+
+int rlimits_check(const struct rlimits *rl, char *err, unsigned errlen)
+{
+	struct {
+		uint64_t cur, max;
+	} old = { 0, 0 }, trial;
+	char want_s[24], old_s[24];
+	int res, r;
+
+	for (res = 0; res < RLIMITS_MAX; res++) {
+		if (!(rl->set & (1U << res)))
+			continue;
+		r = prlimit_self(res, NULL, &old);
+		if (r == 0 && rl->lim[res].max > old.max) {
+			/* Only the hard limit needs privilege; pidone's soft limit stays put
+			 * meanwhile, so that pidone itself is never constrained by the trial. */
+			trial.cur = old.cur;
+			trial.max = rl->lim[res].max;
+			r = prlimit_self(res, &trial, NULL);
+			if (r == 0)
+				(void)prlimit_self(res, &old, NULL); /* lowering is always allowed */
+		}
+		if (r < 0) {
+			log_format(err, errlen, "cannot raise the hard %s limit to %s (it is %s): %s",
+				   res_name(res), limit_text(want_s, sizeof(want_s), rl->lim[res].max),
+				   limit_text(old_s, sizeof(old_s), old.max), strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+int rlimits_apply(const struct rlimits *rl)
+{
+	int res, r;
+
+	for (res = 0; res < RLIMITS_MAX; res++)
+		if (rl->set & (1U << res)) {
+			r = prlimit_self(res, &rl->lim[res], NULL);
+			if (r < 0)
+				return r;
+		}
+	return 0;
+}
