@@ -7,6 +7,7 @@
 
 : "${PIDONE_STATIC:=$(dirname "$PIDONE")/pidone-static}"
 : "${SDNOTIFY_STATIC:=$(dirname "$PIDONE")/tests/runtimes/sdnotify-static}"
+: "${APP_STATIC:=$(dirname "$PIDONE")/tests/runtimes/chores-app-static}"
 : "${CONTRIB:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../contrib" && pwd)}"
 RT_ID=pidone-rt-$$
 # A test stopped by a signal (make interrupted, a CI timeout) still cleans up: exiting
@@ -164,6 +165,26 @@ rt_dockerd_stop() {
 	rt_umount_below "$DK"
 	rt_rm_cgroup "$RT_ID"
 	rm -rf "$DK"
+}
+
+# ---- A FROM scratch image: pidone and one static test program, nothing else ------------
+# rt_scratch_image IMAGE: /pidone (the static build), /app (tests/runtimes/chores-app.c: its
+# modes say what it was started with and what it received), and /etc/passwd and /etc/group
+# with root, a user "app" (1000, home /home/app, also in "staff", 50) and a group "other"
+# (2000).  No shell, no busybox.  ENTRYPOINT ["/pidone", "--"], so that "IMAGE /app MODE"
+# runs the app under pidone configured by -e PIDONE_*; "--entrypoint /pidone IMAGE OPTIONS
+# -- /app MODE" passes options.  Needs rt_dockerd; skips the test without the app.
+rt_scratch_image() {
+	local img=$1 root=$TMP/scratch-$1
+	[ -x "$APP_STATIC" ] || skip_all "no static test app at $APP_STATIC (make check builds it)"
+	mkdir -p "$root/etc" "$root/home/app"
+	cp "$PIDONE_STATIC" "$root/pidone"
+	cp "$APP_STATIC" "$root/app"
+	printf '%s\n' 'root:x:0:0:root:/root:/pidone' 'app:x:1000:1000:app:/home/app:/pidone' \
+		> "$root/etc/passwd"
+	printf '%s\n' 'root:x:0:' 'staff:x:50:app' 'app:x:1000:' 'other:x:2000:' > "$root/etc/group"
+	tar -C "$root" -c . | $DOCKER import --change 'ENTRYPOINT ["/pidone", "--"]' - "$img" \
+		> "$TMP/import.log" 2>&1
 }
 
 # ---- Podman ----------------------------------------------------------------------------
