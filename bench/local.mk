@@ -4,7 +4,7 @@
 # test runs it on tiny sizes so that it keeps working.
 check_PROGRAMS += bench/initbench
 bench_initbench_SOURCES = bench/initbench.c
-EXTRA_DIST += bench/run.sh bench/spawnfloor.c docs/benchmarks.md
+EXTRA_DIST += bench/run.sh bench/spawnfloor.c bench/option-costs.md docs/benchmarks.md
 
 # The floor of the start-up figure, built as pidone-static is (src/pidone/local.mk).
 bench/spawnfloor: $(srcdir)/bench/spawnfloor.c
