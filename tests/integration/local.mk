@@ -14,7 +14,8 @@ pidone_scenarios = \
 	tests/integration/pidone-childstate.sh \
 	tests/integration/pidone-user.sh \
 	tests/integration/pidone-rlimit.sh \
-	tests/integration/pidone-reset-signals.sh
+	tests/integration/pidone-reset-signals.sh \
+	tests/integration/pidone-nonroot.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk
