@@ -223,7 +223,6 @@ int main(int argc, char **argv)
 	st.cfg = &cfg;
 	st.child.pid = -1;
 	st.child.pidfd = -1;
-	st.tfd = -1;
 	st.notify_fd = -1;
 	st.is_pid1 = getpid() == 1;
 	container = getenv("container");
@@ -251,7 +250,7 @@ int main(int argc, char **argv)
 			return fail("cannot start the command", -r);
 		if (r > 0) {
 			/* The child said why (spawn.c). */
-			reaper_reap(&st, true);
+			(void)reaper_wait_command(&st);
 			return status_for_exec_error(r);
 		}
 		notify_command_started(&st);
