@@ -65,9 +65,9 @@ int chores_prepare(const struct pidone_config *cfg, char *err, unsigned errlen)
 		r = identity_may_switch();
 		if (r < 0) {
 			log_format(err, errlen,
-				   "cannot run the command as '%s': pidone (uid %u) lacks CAP_SETUID "
-				   "and CAP_SETGID",
-				   cfg->user, (unsigned)getuid());
+				   "cannot run the command as '%s': pidone lacks CAP_SETUID and "
+				   "CAP_SETGID (not root)",
+				   cfg->user);
 			return r;
 		}
 		r = env_set_home(ident.home_env);

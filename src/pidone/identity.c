@@ -110,15 +110,23 @@ static int cf_next_line(struct colfile *f, int end)
 	return end;
 }
 
-/* Reads a numeric field that must be followed by more fields when more is set. */
-static bool cf_id(struct colfile *f, int *end, bool more, unsigned *out)
+/* Reads a numeric field. */
+static bool cf_id(struct colfile *f, int *end, unsigned *out)
 {
 	char num[16];
 
 	*end = cf_field(f, num, sizeof(num));
-	if (more && *end != ':')
-		return false;
 	return parse_uint(num, UINT32_MAX, out) == 0;
+}
+
+/* Reads "NAME:PASSWORD:ID", the start of every record of both files.  False for a line that
+ * has no such start (it is skipped); *end is what ended the last field read. */
+static bool cf_head(struct colfile *f, char *name, unsigned *id, int *end)
+{
+	*end = cf_field(f, name, NAME_MAX_LEN + 1);
+	if (*end == ':')
+		*end = cf_field(f, NULL, 0); /* password */
+	return *end == ':' && cf_id(f, end, id);
 }
 
 /* Whether the comma-separated member list that ends the line names user. */
@@ -156,20 +164,16 @@ struct id_arg {
 
 static int id_arg_parse(struct id_arg *a, const char *s, size_t len)
 {
-	unsigned long long v;
-	const char *end;
+	int r;
 
 	if (len > NAME_MAX_LEN)
 		return -EINVAL;
 	memcpy(a->name, s, len);
 	a->name[len] = '\0';
-	a->numeric = parse_u64_prefix(a->name, ~0ULL, &v, &end) == 0 && !*end;
-	if (!a->numeric)
-		return 0;
-	if (v > ID_MAX)
-		return -ERANGE;
-	a->id = (unsigned)v;
-	return 0;
+	r = parse_uint(a->name, ID_MAX, &a->id);
+	a->numeric = r == 0;
+	/* All digits but too large: an error, not a name (gosu's ErrRange). */
+	return r == -ERANGE ? r : 0;
 }
 
 static int spec_split(const char *spec, struct id_arg *user, struct id_arg *group)
@@ -178,7 +182,7 @@ static int spec_split(const char *spec, struct id_arg *user, struct id_arg *grou
 	size_t ulen = colon ? (size_t)(colon - spec) : strlen(spec);
 	int r;
 
-	if (!*spec || !strcmp(spec, ":") || strchr(spec, '\n') || (colon && strchr(colon + 1, ':')))
+	if (!*spec || !strcmp(spec, ":") || (colon && strchr(colon + 1, ':')))
 		return -EINVAL;
 	r = id_arg_parse(user, spec, ulen);
 	if (r < 0)
@@ -206,12 +210,7 @@ static int find_user(struct identity *id, const struct id_arg *user, const char 
 	if (r < 0)
 		return r;
 	for (;;) {
-		end = cf_field(&f, matched, NAME_MAX_LEN + 1);
-		if (end == CF_EOF)
-			break;
-		if (end == ':')
-			end = cf_field(&f, NULL, 0); /* password */
-		if (end == ':' && cf_id(&f, &end, true, &uid) && cf_id(&f, &end, false, &gid) &&
+		if (cf_head(&f, matched, &uid, &end) && end == ':' && cf_id(&f, &end, &gid) &&
 		    (user->numeric ? uid == user->id : !strcmp(matched, user->name))) {
 			id->uid = uid;
 			id->gid = gid;
@@ -249,12 +248,7 @@ static int find_groups(struct identity *id, const struct id_arg *group, const ch
 	if (r < 0)
 		return r;
 	for (;;) {
-		end = cf_field(&f, name, sizeof(name));
-		if (end == CF_EOF)
-			break;
-		if (end == ':')
-			end = cf_field(&f, NULL, 0); /* password */
-		if (end == ':' && cf_id(&f, &end, false, &gid)) {
+		if (cf_head(&f, name, &gid, &end)) {
 			if (group && (group->numeric ? gid == group->id : !strcmp(name, group->name))) {
 				id->gid = gid;
 				*found = true;
@@ -275,40 +269,35 @@ static int find_groups(struct identity *id, const struct id_arg *group, const ch
 	return r < 0 ? r : end;
 }
 
-static int fail(char *err, unsigned errlen, int r, const char *fmt, const char *a, const char *b)
-{
-	log_format(err, errlen, fmt, a, b, strerror(-r));
-	return r;
-}
-
 int identity_resolve(struct identity *id, const char *spec, const char *passwd_path,
 		     const char *group_path, char *err, unsigned errlen)
 {
 	char matched[NAME_MAX_LEN + 1];
+	const char *fmt = "unknown %s '%s' (not in %s)", *a = "user", *b = spec, *path;
 	struct id_arg user, group;
 	bool found;
 	int r;
 
 	memcpy(id->home_env, "HOME=/", 7);
 	id->ngroups = 0;
+	path = "the form USER[:GROUP]";
 	r = spec_split(spec, &user, &group);
 	if (r < 0)
-		return fail(err, errlen, r, "invalid user '%s'%s", spec, "");
+		goto fail;
 	/* An empty USER (":GROUP") means pidone's own, as in gosu. */
 	if (!user.name[0]) {
 		user.numeric = true;
 		user.id = (unsigned)getuid();
 	}
+	path = passwd_path;
 	r = find_user(id, &user, passwd_path, matched, &found);
-	if (r == -ENAMETOOLONG)
-		return fail(err, errlen, r, "the home directory of '%s' in %s is too long", spec,
-			    passwd_path);
 	if (r < 0)
-		return fail(err, errlen, r, "cannot read %s%s: %s", passwd_path, "");
+		goto fail;
 	if (!found) {
+		r = -ENOENT;
+		b = user.name;
 		if (!user.numeric)
-			return fail(err, errlen, -ENOENT, "unknown user '%s' (not in %s)",
-				    user.name, passwd_path);
+			goto fail;
 		/* A number without an entry: that uid, pidone's group, HOME=/ (gosu). */
 		id->uid = user.id;
 		id->gid = getgid();
@@ -316,19 +305,31 @@ int identity_resolve(struct identity *id, const char *spec, const char *passwd_p
 	}
 	if (!group.name[0] && !matched[0])
 		return 0;
+	path = group_path;
 	r = find_groups(id, group.name[0] ? &group : NULL, matched, group_path, &found);
-	if (r == -E2BIG)
-		return fail(err, errlen, r, "user '%s' is in more groups than pidone takes (%s)",
-			    spec, "1024");
 	if (r < 0)
-		return fail(err, errlen, r, "cannot read %s%s: %s", group_path, "");
+		goto fail;
 	if (group.name[0] && !found) {
+		r = -ENOENT;
+		a = "group";
+		b = group.name;
 		if (!group.numeric)
-			return fail(err, errlen, -ENOENT, "unknown group '%s' (not in %s)",
-				    group.name, group_path);
+			goto fail;
 		id->gid = group.id;
 	}
 	return 0;
+fail:
+	/* Unknown names say so; anything else is the file's problem, with its errno: too long a
+	 * home (ENAMETOOLONG), more than IDENTITY_MAX_GROUPS groups (E2BIG), a read error. */
+	if (r != -ENOENT && r != -EINVAL) {
+		fmt = "cannot use %s for '%s': %s";
+		a = path;
+		path = r == -E2BIG	      ? "more than 1024 groups" :
+		       r == -ENAMETOOLONG ? "home directory too long" :
+					    strerror(-r);
+	}
+	log_format(err, errlen, fmt, a, b, path);
+	return r;
 }
 
 int identity_may_switch(void)

@@ -19,7 +19,7 @@ struct identity {
 };
 
 /* Checks the form of USER[:GROUP] (parse time).  Returns 0, or -EINVAL (empty, more than one
- * colon, a newline) or -ERANGE (an id above 2^31-1, as gosu refuses too). */
+ * colon, a part longer than 255 bytes) or -ERANGE (an id above 2^31-1, as gosu refuses). */
 int identity_check_spec(const char *spec);
 
 /* Resolves USER[:GROUP] against the passwd and group files (no NSS: pidone is static) into

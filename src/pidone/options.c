@@ -282,24 +282,32 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 	return 0;
 }
 
-/* What to say after a bad --user or --rlimit value, by the parser's error. */
-static const char *chore_hint(int r, bool rlimit)
+/* A value of --user (opt OPT_USER) or --rlimit, from the option or a variable ("where" says
+ * which).  On a bad one, writes a line naming it and returns -EINVAL. */
+static int parse_chore(struct pidone_config *cfg, int opt, const char *v, const char *where,
+		       char *err, unsigned errlen)
 {
-	if (!rlimit)
-		return r == -ERANGE ? "(ids go up to 2147483647)" : "(use USER[:GROUP], names or numbers)";
-	if (r == -ENOENT)
-		return "(names: as core cpu data fsize locks memlock msgqueue nice nofile nproc "
-		       "rtprio rttime sigpending stack)";
-	if (r == -ERANGE)
-		return "(the soft limit is above the hard one)";
-	return "(use NAME=SOFT[:HARD], e.g. nofile=1024:4096)";
-}
+	const char *what = "resource limit", *hint = "(use NAME=SOFT[:HARD])";
+	int r;
 
-static int chore_error(char *err, unsigned errlen, const char *what, const char *value,
-		       const char *where, const char *hint)
-{
-	log_format(err, errlen, "invalid %s '%s' %s %s", what, value, where, hint);
-	return -EINVAL;
+	if (opt == OPT_USER) {
+		what = "user";
+		hint = "(use USER[:GROUP], ids up to 2147483647)";
+		r = identity_check_spec(v);
+		if (r == 0)
+			cfg->user = v;
+	} else {
+		r = rlimits_parse(&cfg->rlimits, v);
+		if (r == -ENOENT)
+			hint = "(no such resource, see pidone(1))";
+		if (r == -ERANGE)
+			hint = "(soft limit above hard limit)";
+	}
+	if (r < 0) {
+		log_format(err, errlen, "invalid %s '%s' %s %s", what, v, where, hint);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The chores' variables, in a block of their own (PIDONE_USER, _RLIMIT, _RESET_SIGNALS). */
@@ -310,20 +318,12 @@ static int apply_env_chores(struct pidone_config *cfg, struct env_ctx *ctx)
 	int r;
 
 	v = ctx->getenv_fn("PIDONE_USER");
-	if (v && *v) {
-		r = identity_check_spec(v);
-		if (r < 0)
-			return chore_error(ctx->err, ctx->errlen, "user", v, "in PIDONE_USER",
-					   chore_hint(r, false));
-		cfg->user = v;
-	}
+	if (v && *v && parse_chore(cfg, OPT_USER, v, "in PIDONE_USER", ctx->err, ctx->errlen) < 0)
+		return -EINVAL;
 	v = ctx->getenv_fn("PIDONE_RLIMIT");
-	if (v && *v) {
-		r = rlimits_parse(&cfg->rlimits, v);
-		if (r < 0)
-			return chore_error(ctx->err, ctx->errlen, "resource limit", v,
-					   "in PIDONE_RLIMIT", chore_hint(r, true));
-	}
+	if (v && *v &&
+	    parse_chore(cfg, OPT_RLIMIT, v, "in PIDONE_RLIMIT", ctx->err, ctx->errlen) < 0)
+		return -EINVAL;
 	if ((r = env_bool(ctx, "PIDONE_RESET_SIGNALS", &b)) < 0)
 		return r;
 	if (r)
@@ -458,17 +458,10 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 						   "--notify (use off, ready or relay)");
 			break;
 		case OPT_USER:
-			r = identity_check_spec(optarg);
-			if (r < 0)
-				return chore_error(err, errlen, "user", optarg, "for --user",
-						   chore_hint(r, false));
-			cfg->user = optarg;
-			break;
 		case OPT_RLIMIT:
-			r = rlimits_parse(&cfg->rlimits, optarg);
-			if (r < 0)
-				return chore_error(err, errlen, "resource limit", optarg,
-						   "for --rlimit", chore_hint(r, true));
+			if (parse_chore(cfg, opt, optarg, opt == OPT_USER ? "for --user" : "for --rlimit",
+					err, errlen) < 0)
+				return -EINVAL;
 			break;
 		case OPT_RESET_SIGNALS:
 			cfg->reset_signals = true;

@@ -14,30 +14,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Names as prlimit(1), docker --ulimit and systemd's Limit* use them.  The numbers differ
- * between architectures (MIPS, SPARC), hence the C library's constants. */
-static const struct {
-	char name[11];
-	unsigned char res;
-} names[] = {
-	{ "as", RLIMIT_AS },
-	{ "core", RLIMIT_CORE },
-	{ "cpu", RLIMIT_CPU },
-	{ "data", RLIMIT_DATA },
-	{ "fsize", RLIMIT_FSIZE },
-	{ "locks", RLIMIT_LOCKS },
-	{ "memlock", RLIMIT_MEMLOCK },
-	{ "msgqueue", RLIMIT_MSGQUEUE },
-	{ "nice", RLIMIT_NICE },
-	{ "nofile", RLIMIT_NOFILE },
-	{ "nproc", RLIMIT_NPROC },
-	{ "rtprio", RLIMIT_RTPRIO },
-	{ "rttime", RLIMIT_RTTIME },
-	{ "sigpending", RLIMIT_SIGPENDING },
-	{ "stack", RLIMIT_STACK },
+/* Names as prlimit(1), docker --ulimit and systemd's Limit* use them, one after the other,
+ * and the resource of each.  The numbers differ between architectures (MIPS, SPARC), hence
+ * the C library's constants. */
+static const char names[] = "as\0core\0cpu\0data\0fsize\0locks\0memlock\0msgqueue\0nice\0"
+			    "nofile\0nproc\0rtprio\0rttime\0sigpending\0stack";
+static const unsigned char resources[] = {
+	RLIMIT_AS,    RLIMIT_CORE,   RLIMIT_CPU,	RLIMIT_DATA,   RLIMIT_FSIZE,
+	RLIMIT_LOCKS, RLIMIT_MEMLOCK, RLIMIT_MSGQUEUE, RLIMIT_NICE,   RLIMIT_NOFILE,
+	RLIMIT_NPROC, RLIMIT_RTPRIO, RLIMIT_RTTIME,	RLIMIT_SIGPENDING, RLIMIT_STACK,
 };
-
-#define N_NAMES (sizeof(names) / sizeof(names[0]))
 
 static int parse_value(const char *s, const char **end, uint64_t *out)
 {
@@ -72,9 +58,9 @@ static int parse_one(struct rlimits *rl, const char *s, const char **next)
 	n = (size_t)(eq - s);
 	if (*eq != '=')
 		return -EINVAL;
-	for (i = 0; i < N_NAMES; i++)
-		if (strlen(names[i].name) == n && !strncasecmp(s, names[i].name, n))
-			res = names[i].res;
+	for (p = names, i = 0; i < sizeof(resources); p += strlen(p) + 1, i++)
+		if (!strncasecmp(s, p, n) && !p[n])
+			res = resources[i];
 	if (res < 0)
 		return -ENOENT;
 	if (parse_value(eq + 1, &p, &cur) < 0)
@@ -108,20 +94,12 @@ int rlimits_parse(struct rlimits *rl, const char *list)
 
 static const char *res_name(int res)
 {
+	const char *p = names;
 	size_t i;
 
-	for (i = 0; i < N_NAMES; i++)
-		if (names[i].res == res)
-			return names[i].name;
-	return "?";
-}
-
-static const char *limit_text(char *buf, unsigned len, uint64_t v)
-{
-	if (v == RLIMITS_INFINITY)
-		return "unlimited";
-	log_format(buf, len, "%llu", (unsigned long long)v);
-	return buf;
+	for (i = 0; resources[i] != res; i++)
+		p += strlen(p) + 1;
+	return p;
 }
 
 static int prlimit_self(int res, const void *new_limit, void *old_limit)
@@ -133,8 +111,7 @@ int rlimits_check(const struct rlimits *rl, char *err, unsigned errlen)
 {
 	struct {
 		uint64_t cur, max;
-	} old = { 0, 0 }, trial;
-	char want_s[24], old_s[24];
+	} old, trial;
 	int res, r;
 
 	for (res = 0; res < RLIMITS_MAX; res++) {
@@ -151,9 +128,8 @@ int rlimits_check(const struct rlimits *rl, char *err, unsigned errlen)
 				(void)prlimit_self(res, &old, NULL); /* lowering is always allowed */
 		}
 		if (r < 0) {
-			log_format(err, errlen, "cannot raise the hard %s limit to %s (it is %s): %s",
-				   res_name(res), limit_text(want_s, sizeof(want_s), rl->lim[res].max),
-				   limit_text(old_s, sizeof(old_s), old.max), strerror(-r));
+			log_format(err, errlen, "cannot raise the hard %s limit of the command: %s",
+				   res_name(res), strerror(-r));
 			return r;
 		}
 	}

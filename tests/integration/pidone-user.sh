@@ -88,7 +88,7 @@ for spec in a:b:c '' ':' 99999999999; do
 done
 env PIDONE_USER=a:b:c "$PIDONE" -- true 2> "$TMP/err"
 is "$?/$(head -n 1 "$TMP/err")" \
-	"2/pidone: invalid user 'a:b:c' in PIDONE_USER (use USER[:GROUP], names or numbers)" \
+	"2/pidone: invalid user 'a:b:c' in PIDONE_USER (use USER[:GROUP], ids up to 2147483647)" \
 	"a malformed PIDONE_USER is bad usage too, naming the variable"
 
 # ---- by flag and by variable, as PID 1 and as a subreaper ---------------------------------
@@ -122,7 +122,7 @@ ok $? "a process alice left behind is stopped by pidone when the command exits (
 # ---- pidone without the privilege to switch ----------------------------------------------
 setpriv --reuid=65534 --regid=65534 --clear-groups "$PIDONE" --user root -- touch "$TMP/started" 2> "$TMP/err"
 is "$?/$(cat "$TMP/err" | wc -l)" "125/1" "pidone as uid 65534 cannot switch: exit 125, one line"
-grep -q "cannot run the command as 'root': pidone (uid 65534) lacks CAP_SETUID and CAP_SETGID" "$TMP/err"
+grep -q "cannot run the command as 'root': pidone lacks CAP_SETUID and CAP_SETGID (not root)" "$TMP/err"
 ok $? "... that says why: $(cat "$TMP/err")"
 test -e "$TMP/started"
 ok $((! $?)) "... and nothing was started"

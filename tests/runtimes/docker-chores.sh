@@ -47,7 +47,7 @@ is "$(run --entrypoint /pidone "$img" --user app --rlimit nofile=256 -- /app lim
 # docker run grants no CAP_SYS_RESOURCE: a hard limit above the engine's is refused up front.
 out=$(run --entrypoint /pidone "$img" --rlimit nofile=1024:99999999 -- /app limits)
 is "$?" 125 "--rlimit nofile=1024:99999999 (above the hard limit, no CAP_SYS_RESOURCE): exit 125"
-one_line && grep -q "cannot raise the hard nofile limit to 99999999" "$TMP/err"
+one_line && grep -q "cannot raise the hard nofile limit of the command" "$TMP/err"
 ok $? "... one line: $(cat "$TMP/err")"
 is "$out" "" "... and the app never ran"
 

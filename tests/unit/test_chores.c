@@ -112,17 +112,18 @@ Test(chores_options, every_personality)
 Test(chores_options, bad_values_name_the_value)
 {
 	cr_assert_eq(PARSE(NULL, "pidone", "--user", "a:b:c", "cmd"), -EINVAL);
-	cr_assert_str_eq(err, "invalid user 'a:b:c' for --user (use USER[:GROUP], names or numbers)");
+	cr_assert_str_eq(err, "invalid user 'a:b:c' for --user (use USER[:GROUP], ids up to "
+			      "2147483647)");
 	cr_assert_eq(PARSE(NULL, "pidone", "--user", "4294967296", "cmd"), -EINVAL);
-	cr_assert_str_eq(err, "invalid user '4294967296' for --user (ids go up to 2147483647)");
+	cr_assert(strstr(err, "'4294967296' for --user"));
 	cr_assert_eq(PARSE(NULL, "pidone", "--user", "", "cmd"), -EINVAL);
 	cr_assert_eq(PARSE(NULL, "pidone", "--user"), -EINVAL);
 	cr_assert_eq(PARSE(NULL, "pidone", "--rlimit", "nofile=2:1", "cmd"), -EINVAL);
-	cr_assert_str_eq(err, "invalid resource limit 'nofile=2:1' for --rlimit (the soft limit is "
-			      "above the hard one)");
+	cr_assert_str_eq(err, "invalid resource limit 'nofile=2:1' for --rlimit (soft limit above "
+			      "hard limit)");
 	cr_assert_eq(PARSE(NULL, "pidone", "--rlimit", "files=1", "cmd"), -EINVAL);
-	cr_assert(strstr(err, "(names: as core"));
-	cr_assert_eq(PARSE(ENV("PIDONE_USER", "x\ny"), "pidone", "cmd"), -EINVAL);
+	cr_assert(strstr(err, "(no such resource, see pidone(1))"));
+	cr_assert_eq(PARSE(ENV("PIDONE_USER", "x::y"), "pidone", "cmd"), -EINVAL);
 	cr_assert(strstr(err, "in PIDONE_USER"));
 	cr_assert_eq(PARSE(ENV("PIDONE_RLIMIT", "nofile=1,"), "pidone", "cmd"), -EINVAL);
 	cr_assert(strstr(err, "'nofile=1,' in PIDONE_RLIMIT"));
@@ -375,7 +376,7 @@ Test(identity, missing_files_are_empty, .fini = cleanup_files)
 	/* A file that cannot be read is an error, not an empty file. */
 	cr_assert_eq(mkdir(passwd_path, 0700), 0);
 	cr_assert_lt(resolve("0"), 0);
-	cr_assert(strstr(err, "cannot read "));
+	cr_assert(strstr(err, "cannot use "));
 	rmdir(passwd_path);
 }
 
@@ -404,7 +405,7 @@ Test(identity, long_lines, .fini = cleanup_files)
 	strcpy(passwd + n + IDENTITY_HOME_MAX, ":/bin/sh\n");
 	files(passwd, "");
 	cr_assert_eq(resolve("app"), -ENAMETOOLONG);
-	cr_assert(strstr(err, "home directory"));
+	cr_assert(strstr(err, "home directory too long"));
 }
 
 Test(identity, too_many_groups, .fini = cleanup_files)
@@ -417,7 +418,7 @@ Test(identity, too_many_groups, .fini = cleanup_files)
 		n += (size_t)sprintf(group + n, "g%d:x:%d:app\n", i, 5000 + i);
 	files("app:x:1000:1000::/:/bin/sh\n", group);
 	cr_assert_eq(resolve("app"), -E2BIG);
-	cr_assert(strstr(err, "more groups"));
+	cr_assert(strstr(err, "more than 1024 groups"));
 }
 
 /* Random passwd files against a model: the first entry whose name (or uid) matches wins. */
@@ -473,5 +474,5 @@ Test(identity, check_spec)
 	cr_assert_eq(identity_check_spec(""), -EINVAL);
 	cr_assert_eq(identity_check_spec(":"), -EINVAL);
 	cr_assert_eq(identity_check_spec("a:b:c"), -EINVAL);
-	cr_assert_eq(identity_check_spec("a\nb"), -EINVAL);
+	cr_assert_eq(identity_check_spec("a::"), -EINVAL);
 }
