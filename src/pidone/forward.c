@@ -72,6 +72,24 @@ void forward_signal(struct pidone *st, int sig)
 
 void forward_shutdown(struct pidone *st, int sig)
 {
+	char name[SIG_NAME_LEN];
+	int to = st->cfg->rewrite[sig];
+
+	if (st->cfg->signal_all && to && !st->child.exited) {
+		struct sweep_report rep;
+		int r;
+
+		/* --signal-all: daemons that left the command's group (setsid) drain in the
+		 * same grace period instead of being killed when it ends. */
+		r = forward_to_all(st, to, to == SIGTERM, &rep);
+		if (r < 0)
+			log_warn("could not forward %s to every process: %s",
+				 sig_name(to, name, sizeof(name)), strerror(-r));
+		else
+			log_info("forwarded %s to every process (--signal-all)",
+				 sig_name(to, name, sizeof(name)));
+		return;
+	}
 	forward_signal(st, sig);
 	/* A stopped process cannot act on SIGTERM until it is continued. */
 	if (st->cfg->rewrite[sig] == SIGTERM)

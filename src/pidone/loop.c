@@ -35,8 +35,14 @@ static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
 		log_debug("ignored %s", sig_name(sig, name, sizeof(name)));
 		return false;
 	case SIGCLASS_SHUTDOWN:
-		if (!st->cfg->pause && !forward_is_from_tty(st, si))
-			forward_shutdown(st, sig);
+		if (st->cfg->pause || forward_is_from_tty(st, si)) {
+			shutdown_begin(st, STOP_EXIT);
+			return false;
+		}
+		/* --stop-delay: held back, forwarded later by shutdown_on_time(). */
+		if (shutdown_delay(st, sig))
+			return false;
+		forward_shutdown(st, sig);
 		shutdown_begin(st, STOP_EXIT);
 		return false;
 	case SIGCLASS_POWEROFF:
@@ -135,7 +141,7 @@ static void poll_degraded(struct pollfd *pfd, int timeout)
 int loop_run(struct pidone *st)
 {
 	struct pollfd pfd[FD_COUNT];
-	bool sigwait_ok;
+	bool sigwait_ok, reap = true, exit_seen = false;
 	ksigset_t blocked = 0;
 	int i;
 
@@ -145,16 +151,33 @@ int loop_run(struct pidone *st)
 	 * made sure is not ignored.  Either way the wait ends at the next shutdown deadline. */
 	sigwait_ok = sys_sigprocmask(SIG_BLOCK, NULL, &blocked) == 0;
 
+	/* Each round first acts on what is known, then waits: the command may have exited
+	 * before the loop began (reaper_setup() reaped it, and changing SIGCHLD's action
+	 * discarded its pending SIGCHLD). */
 	for (;;) {
-		int timeout = shutdown_timeout(st);
-		bool reap = false;
+		int timeout;
 
+		if (reap)
+			reaper_reap(st);
+		if (st->child.exited && !exit_seen && !st->cfg->pause) {
+			exit_seen = true;
+			shutdown_command_exited(st);
+		}
+		shutdown_on_time(st);
+		if (shutdown_done(st))
+			break;
+
+		timeout = shutdown_timeout(st);
+		/* The command's exit was seen before its status could be read: a moment. */
+		if (st->exit_pending && (timeout < 0 || timeout > 1))
+			timeout = 1;
+		reap = st->exit_pending;
 		if (sigwait_ok && st->notify_fd < 0) {
 			int r = wait_signal(st, blocked, timeout);
 
 			if (r < 0)
 				sigwait_ok = false;
-			reap = r > 0;
+			reap |= r > 0;
 		} else {
 			memset(pfd, 0, sizeof(pfd)); /* revents too: -fanalyzer loses them */
 			for (i = 0; i < FD_COUNT; i++) {
@@ -162,7 +185,7 @@ int loop_run(struct pidone *st)
 				pfd[i].events = POLLIN;
 			}
 			pfd[FD_SIGNAL].fd = st->sfd;
-			if (!st->child.exited)
+			if (!st->child.exited && !st->exit_pending)
 				pfd[FD_CHILD].fd = st->child.pidfd;
 			pfd[FD_NOTIFY].fd = st->notify_fd;
 			if (poll(pfd, FD_COUNT, timeout) < 0) {
@@ -175,7 +198,7 @@ int loop_run(struct pidone *st)
 				}
 			}
 			if (pfd[FD_SIGNAL].revents & POLLIN)
-				reap = read_signals(st);
+				reap |= read_signals(st);
 			if (pfd[FD_CHILD].revents & POLLIN)
 				reap = true;
 			if (pfd[FD_NOTIFY].revents & POLLIN)
@@ -185,16 +208,6 @@ int loop_run(struct pidone *st)
 			reaper_reap(st);
 			return 0;
 		}
-		if (reap) {
-			bool was_running = !st->child.exited;
-
-			reaper_reap(st);
-			if (was_running && st->child.exited)
-				shutdown_command_exited(st);
-		}
-		shutdown_on_time(st);
-		if (shutdown_done(st))
-			break;
 	}
 	if (st->child.exited)
 		log_info("exiting");

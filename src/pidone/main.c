@@ -40,6 +40,8 @@ static const char usage_text[] =
 	"  -q, --quiet           errors only\n"
 	"  -P, --pause           pause mode: run nothing, reap, exit 0 on SIGTERM/SIGINT\n"
 	"      --notify MODE     readiness: off, ready or relay\n"
+	"      --stop-delay D    hold a shutdown signal back for D (load balancer drain)\n"
+	"      --signal-all      shutdown signals go to every process, not only the group\n"
 	"      --user U[:G]      run COMMAND as user U (and group G)\n"
 	"      --rlimit R=S[:H]  set a resource limit of COMMAND, e.g. nofile=1024\n"
 	"      --reset-signals   start COMMAND with default signal handling\n"
@@ -49,7 +51,8 @@ static const char usage_text[] =
 	"\n"
 	"Environment: PIDONE_PGROUP, PIDONE_SINGLE_CHILD, PIDONE_REWRITE, PIDONE_REMAP_EXIT,\n"
 	"PIDONE_GRACE, PIDONE_WAIT_ALL, PIDONE_SUBREAPER, PIDONE_PDEATHSIG, PIDONE_WARN_REAP,\n"
-	"PIDONE_VERBOSITY, PIDONE_NOTIFY, PIDONE_USER, PIDONE_RLIMIT, PIDONE_RESET_SIGNALS.\n"
+	"PIDONE_VERBOSITY, PIDONE_NOTIFY, PIDONE_STOP_DELAY, PIDONE_SIGNAL_ALL, PIDONE_USER,\n"
+	"PIDONE_RLIMIT, PIDONE_RESET_SIGNALS.\n"
 	"The command line wins.\n"
 	"Exit status: COMMAND's; 128+N when killed by signal N; 125 setup failed;\n"
 	"126 COMMAND not executable; 127 COMMAND not found; 2 bad usage.\n";
@@ -255,6 +258,7 @@ int main(int argc, char **argv)
 		}
 		notify_command_started(&st);
 	}
+	reaper_setup(&st);
 
 	/* Only after this point may pidone not die: the command depends on it. */
 	keep[0] = st.sfd;

@@ -7,9 +7,14 @@
 
 #include "state.h"
 
+/* Chooses how children are reaped (once the command runs): by the kernel itself, with the
+ * command's status from its pidfd, where the kernel and the options allow; else waitid(). */
+void reaper_setup(struct pidone *st);
+
 /* Reaps every child that has exited, without blocking, and records the command's status
- * in st->child.  Returns 1 when pidone has no child left at all, 0 otherwise. */
-int reaper_reap(struct pidone *st);
+ * in st->child.  Sets st->exit_pending when the command has exited but its status is not
+ * readable yet (look again in a moment). */
+void reaper_reap(struct pidone *st);
 
 /* Waits for the command alone (after a failed exec) and records its status. */
 int reaper_wait_command(struct pidone *st);

@@ -82,6 +82,32 @@ void shutdown_begin(struct pidone *st, enum stop_kind kind)
 	start_grace(st);
 }
 
+bool shutdown_delay(struct pidone *st, int sig)
+{
+	char name[SIG_NAME_LEN];
+	int held = st->delayed_sig;
+
+	if (held) {
+		/* A second request: no more waiting. */
+		st->delayed_sig = 0;
+		st->delay_until = 0;
+		if (held != sig)
+			forward_shutdown(st, held);
+		return false;
+	}
+	if (!st->cfg->stop_delay_ms || st->phase != PHASE_RUNNING || st->child.exited ||
+	    (sig != SIGTERM && sig != SIGINT))
+		return false;
+	st->delayed_sig = sig;
+	st->delay_until = shutdown_now_ms() + (long long)st->cfg->stop_delay_ms;
+	notify_stopping(st);
+	/* Said by default: a runtime whose own stop timeout is shorter kills everything
+	 * before the command ever sees the signal, and the log should tell why. */
+	log_warn("%s: forwarding it in %llu ms (--stop-delay)", sig_name(sig, name, sizeof(name)),
+		 (unsigned long long)st->cfg->stop_delay_ms);
+	return true;
+}
+
 void shutdown_command_exited(struct pidone *st)
 {
 	struct sweep_report rep;
@@ -91,6 +117,8 @@ void shutdown_command_exited(struct pidone *st)
 	if (st->phase == PHASE_KILLING || st->phase == PHASE_CLEANUP)
 		return;
 	st->phase = PHASE_CLEANUP;
+	st->delayed_sig = 0; /* the cleanup below takes over from a --stop-delay */
+	st->delay_until = 0;
 	if (!st->cfg->cleanup || st->cfg->wait_all)
 		return;
 	notify_stopping(st);
@@ -178,6 +206,8 @@ int shutdown_timeout(const struct pidone *st)
 
 	if (st->next_tick && (!next || st->next_tick < next))
 		next = st->next_tick;
+	if (st->delay_until && (!next || st->delay_until < next))
+		next = st->delay_until;
 	if (!next)
 		return -1;
 	now = shutdown_now_ms();
@@ -188,9 +218,17 @@ void shutdown_on_time(struct pidone *st)
 {
 	long long now;
 
-	if (!st->deadline && !st->next_tick)
+	if (!st->deadline && !st->next_tick && !st->delay_until)
 		return;
 	now = shutdown_now_ms();
+	if (st->delay_until && now >= st->delay_until) {
+		int sig = st->delayed_sig;
+
+		st->delayed_sig = 0;
+		st->delay_until = 0;
+		forward_shutdown(st, sig);
+		shutdown_begin(st, STOP_EXIT);
+	}
 	if (st->deadline && now >= st->deadline) {
 		if (st->phase == PHASE_KILLING) {
 			give_up(st);

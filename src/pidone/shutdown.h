@@ -8,6 +8,10 @@
 /* A shutdown signal arrived (already forwarded): start the grace period. */
 void shutdown_begin(struct pidone *st, enum stop_kind kind);
 
+/* --stop-delay: holds a shutdown signal back (true), or, for a second one during the
+ * delay, forwards the held one at once and lets the caller go on (false). */
+bool shutdown_delay(struct pidone *st, int sig);
+
 /* The command has been reaped: stop the leftovers as configured. */
 void shutdown_command_exited(struct pidone *st);
 

@@ -12,6 +12,8 @@ pidone_scenarios = \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
 	tests/integration/pidone-childstate.sh \
+	tests/integration/pidone-waitid.sh \
+	tests/integration/pidone-stop.sh \
 	tests/integration/pidone-user.sh \
 	tests/integration/pidone-rlimit.sh \
 	tests/integration/pidone-reset-signals.sh \
