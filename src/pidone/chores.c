@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The opt-in steps the command gets before exec.  Everything that can be refused is decided
- * in chores_prepare(), before anything starts; chores_child() then runs in the vfork()ed
- * child, in pidone's memory, and makes system calls only. */
+/* The opt-in steps the command gets before exec.  chores_prepare() looks the user up before
+ * anything starts; chores_child() runs in the vfork()ed child, in pidone's memory, makes
+ * system calls only, and is where the kernel says no to what needs privilege (a user switch
+ * without CAP_SETUID and CAP_SETGID, a hard limit raised without CAP_SYS_RESOURCE): the
+ * child then says why and exits 125, and the command never runs.  Checking those in pidone
+ * first would say the same, a few hundred bytes dearer in a binary that must stay small. */
 #include "chores.h"
 #include "identity.h"
 #include "log.h"
@@ -60,24 +63,12 @@ int chores_prepare(const struct pidone_config *cfg, char *err, unsigned errlen)
 		r = identity_resolve(&ident, cfg->user, "/etc/passwd", "/etc/group", err, errlen);
 		if (r < 0)
 			return r;
-		/* Not root (docker run --user, a rootless setup): say so now rather than fail in
-		 * the child. */
-		r = identity_may_switch();
-		if (r < 0) {
-			log_format(err, errlen,
-				   "cannot run the command as '%s': pidone lacks CAP_SETUID and "
-				   "CAP_SETGID (not root)",
-				   cfg->user);
-			return r;
-		}
 		r = env_set_home(ident.home_env);
 		if (r < 0) {
 			log_format(err, errlen, "cannot set HOME for the command: %s", strerror(-r));
 			return r;
 		}
 	}
-	if (cfg->rlimits.set)
-		return rlimits_check(&cfg->rlimits, err, errlen);
 	return 0;
 }
 
@@ -93,12 +84,13 @@ __attribute__((no_sanitize_address)) static void child_fail(const char *what, co
 __attribute__((no_sanitize_address)) void chores_child(const struct pidone_config *cfg)
 {
 	struct ksigaction_saved old;
+	const char *limit;
 	ksigset_t none = 0;
 	int r, sig;
 
 	/* Limits first: raising one may need privilege the user switch gives up. */
-	if (cfg->rlimits.set && (r = rlimits_apply(&cfg->rlimits)) < 0)
-		child_fail("set the command's resource limits", "", r);
+	if (cfg->rlimits.set && (r = rlimits_apply(&cfg->rlimits, &limit)) < 0)
+		child_fail("set the resource limit ", limit, r);
 	if (cfg->user && (r = identity_apply(&ident)) < 0)
 		child_fail("run the command as ", cfg->user, r);
 	if (cfg->reset_signals) {

@@ -11,14 +11,14 @@ static inline bool chores_wanted(const struct pidone_config *cfg)
 	return cfg->user || cfg->reset_signals || cfg->rlimits.set;
 }
 
-/* Before anything starts (main.c): resolves --user, gives the command its HOME, and checks
- * that pidone may switch users and set the limits, so that the child cannot fail at them.
- * Writes one line into err and returns -errno on failure. */
+/* Before anything starts (main.c): resolves --user and gives the command its HOME.  Writes
+ * one line into err and returns -errno on failure. */
 int chores_prepare(const struct pidone_config *cfg, char *err, unsigned errlen);
 
 /* In the child, after its signal state is restored and right before exec (spawn.c): limits,
- * then groups and user, then the signal reset.  When a step fails anyway (a user namespace
- * without that uid, a seccomp filter) it says why and exits 125: the command never ran. */
+ * then groups and user, then the signal reset.  When the kernel refuses a step (no
+ * privilege, a user namespace without that uid, a seccomp filter) it says why and exits 125:
+ * the command never runs, and pidone exits with that status. */
 void chores_child(const struct pidone_config *cfg);
 
 #endif

@@ -38,6 +38,7 @@ struct colfile {
 	int fd;		 /* -1: no such file, read as empty */
 	int err;	 /* -errno of a failed read */
 	bool truncated;	 /* the last field did not fit and was left empty */
+	bool commas;	 /* a ',' ends a field too (a group's member list) */
 	unsigned pos, len;
 	char buf[512];
 };
@@ -46,6 +47,7 @@ static int cf_open(struct colfile *f, const char *path)
 {
 	f->pos = f->len = 0;
 	f->err = 0;
+	f->commas = false;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0 && errno != ENOENT)
 		return -errno;
@@ -90,7 +92,7 @@ static int cf_field(struct colfile *f, char *out, unsigned cap)
 	f->truncated = false;
 	for (;;) {
 		c = cf_getc(f);
-		if (c == ':' || c == '\n' || c == CF_EOF)
+		if (c == ':' || c == '\n' || c == CF_EOF || (c == ',' && f->commas))
 			break;
 		if (n + 1 < cap)
 			out[n++] = (char)c;
@@ -132,26 +134,15 @@ static bool cf_head(struct colfile *f, char *name, unsigned *id, int *end)
 /* Whether the comma-separated member list that ends the line names user. */
 static bool cf_members_have(struct colfile *f, int *end, const char *user)
 {
-	bool same = true, found = false;
-	size_t i = 0;
-	int c;
+	char name[NAME_MAX_LEN + 1];
+	bool found = false;
 
-	for (;;) {
-		c = cf_getc(f);
-		if (c == ',' || c == '\n' || c == CF_EOF) {
-			if (same && i > 0 && !user[i])
-				found = true;
-			if (c != ',')
-				break;
-			same = true;
-			i = 0;
-		} else if (same && user[i] && user[i] == c) {
-			i++;
-		} else {
-			same = false;
-		}
-	}
-	*end = c;
+	f->commas = true;
+	do {
+		*end = cf_field(f, name, sizeof(name));
+		found |= !strcmp(name, user); /* user is never empty, a truncated name is */
+	} while (*end == ',');
+	f->commas = false;
 	return found;
 }
 
@@ -324,29 +315,11 @@ fail:
 	if (r != -ENOENT && r != -EINVAL) {
 		fmt = "cannot use %s for '%s': %s";
 		a = path;
-		path = r == -E2BIG	      ? "more than 1024 groups" :
-		       r == -ENAMETOOLONG ? "home directory too long" :
-					    strerror(-r);
+		/* E2BIG: more than IDENTITY_MAX_GROUPS groups; ENAMETOOLONG: the home. */
+		path = strerror(-r);
 	}
 	log_format(err, errlen, fmt, a, b, path);
 	return r;
-}
-
-int identity_may_switch(void)
-{
-	/* capget(2) version 3: two 32-bit words per set. */
-	struct {
-		uint32_t version;
-		int pid;
-	} head = { 0x20080522, 0 };
-	struct {
-		uint32_t effective, permitted, inheritable;
-	} data[2];
-	const uint32_t need = (1U << 6) | (1U << 7); /* CAP_SETGID, CAP_SETUID */
-
-	if (syscall(SYS_capget, &head, data) < 0)
-		return -errno;
-	return (data[0].effective & need) == need ? 0 : -EPERM;
 }
 
 int identity_apply(const struct identity *id)

@@ -29,10 +29,6 @@ int identity_check_spec(const char *spec);
 int identity_resolve(struct identity *id, const char *spec, const char *passwd_path,
 		     const char *group_path, char *err, unsigned errlen);
 
-/* 0 when this process may change its user and groups (CAP_SETUID and CAP_SETGID in its
- * effective set), else -EPERM. */
-int identity_may_switch(void);
-
 /* In the command's child, before exec: supplementary groups, group, user.  Only system calls
  * (it runs in pidone's memory, see proc_spawn).  Returns 0 or -errno. */
 int identity_apply(const struct identity *id);

@@ -43,8 +43,8 @@ static const char usage_text[] =
 	"      --stop-delay D    hold a shutdown signal back for D (load balancer drain)\n"
 	"      --signal-all      shutdown signals go to every process, not only the group\n"
 	"      --user U[:G]      run COMMAND as user U (and group G)\n"
-	"      --rlimit R=S[:H]  set a resource limit of COMMAND, e.g. nofile=1024\n"
-	"      --reset-signals   start COMMAND with default signal handling\n"
+	"      --rlimit R=S[:H]  set COMMAND's resource limit R, e.g. nofile=1024\n"
+	"      --reset-signals   start COMMAND with no signal ignored or blocked\n"
 	"  -V, --version         print the version\n"
 	"  -l, -L, --license     print the license\n"
 	"  -h, --help            print this help\n"
@@ -213,8 +213,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	log_set_verbosity(cfg.verbosity);
-	/* --user, --rlimit: everything that can be refused is refused here, before anything
-	 * has started.  Pause mode runs no command to apply them to. */
+	/* --user is looked up before anything has started.  Pause mode runs no command to
+	 * apply it to. */
 	if (!cfg.pause && chores_wanted(&cfg)) {
 		r = chores_prepare(&cfg, err, sizeof(err));
 		if (r < 0) {

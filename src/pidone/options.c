@@ -303,24 +303,20 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 static int parse_chore(struct pidone_config *cfg, int opt, const char *v, const char *where,
 		       char *err, unsigned errlen)
 {
-	const char *what = "resource limit", *hint = "(use NAME=SOFT[:HARD])";
+	const char *what = "resource limit", *hint = "NAME=SOFT[:HARD], SOFT <= HARD";
 	int r;
 
 	if (opt == OPT_USER) {
 		what = "user";
-		hint = "(use USER[:GROUP], ids up to 2147483647)";
+		hint = "USER[:GROUP], ids up to 2147483647";
 		r = identity_check_spec(v);
 		if (r == 0)
 			cfg->user = v;
 	} else {
 		r = rlimits_parse(&cfg->rlimits, v);
-		if (r == -ENOENT)
-			hint = "(no such resource, see pidone(1))";
-		if (r == -ERANGE)
-			hint = "(soft limit above hard limit)";
 	}
 	if (r < 0) {
-		log_format(err, errlen, "invalid %s '%s' %s %s", what, v, where, hint);
+		log_format(err, errlen, "invalid %s '%s' %s (use %s)", what, v, where, hint);
 		return -EINVAL;
 	}
 	return 0;

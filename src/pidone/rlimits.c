@@ -4,7 +4,6 @@
  * in the child with prlimit64 (raw: a 64-bit limit on every architecture, and no libc
  * fallback that would involve other threads), so pidone keeps its own limits. */
 #include "rlimits.h"
-#include "log.h"
 #include "numparse.h"
 
 #include <errno.h>
@@ -27,18 +26,14 @@ static const unsigned char resources[] = {
 
 static int parse_value(const char *s, const char **end, uint64_t *out)
 {
-	static const char inf[2][10] = { "unlimited", "infinity" };
+	size_t n = !strncmp(s, "unlimited", 9) ? 9 : !strncmp(s, "infinity", 8) ? 8 : 0;
 	unsigned long long v;
-	size_t i, n;
 	int r;
 
-	for (i = 0; i < 2; i++) {
-		n = strlen(inf[i]);
-		if (!strncmp(s, inf[i], n)) {
-			*out = RLIMITS_INFINITY;
-			*end = s + n;
-			return 0;
-		}
+	if (n) {
+		*out = RLIMITS_INFINITY;
+		*end = s + n;
+		return 0;
 	}
 	r = parse_u64_prefix(s, RLIMITS_INFINITY - 1, &v, end);
 	*out = v;
@@ -107,44 +102,17 @@ static int prlimit_self(int res, const void *new_limit, void *old_limit)
 	return syscall(SYS_prlimit64, 0, res, new_limit, old_limit) < 0 ? -errno : 0;
 }
 
-int rlimits_check(const struct rlimits *rl, char *err, unsigned errlen)
-{
-	struct {
-		uint64_t cur, max;
-	} old, trial;
-	int res, r;
-
-	for (res = 0; res < RLIMITS_MAX; res++) {
-		if (!(rl->set & (1U << res)))
-			continue;
-		r = prlimit_self(res, NULL, &old);
-		if (r == 0 && rl->lim[res].max > old.max) {
-			/* Only the hard limit needs privilege; pidone's soft limit stays put
-			 * meanwhile, so that pidone itself is never constrained by the trial. */
-			trial.cur = old.cur;
-			trial.max = rl->lim[res].max;
-			r = prlimit_self(res, &trial, NULL);
-			if (r == 0)
-				(void)prlimit_self(res, &old, NULL); /* lowering is always allowed */
-		}
-		if (r < 0) {
-			log_format(err, errlen, "cannot raise the hard %s limit of the command: %s",
-				   res_name(res), strerror(-r));
-			return r;
-		}
-	}
-	return 0;
-}
-
-int rlimits_apply(const struct rlimits *rl)
+int rlimits_apply(const struct rlimits *rl, const char **failed)
 {
 	int res, r;
 
 	for (res = 0; res < RLIMITS_MAX; res++)
 		if (rl->set & (1U << res)) {
 			r = prlimit_self(res, &rl->lim[res], NULL);
-			if (r < 0)
+			if (r < 0) {
+				*failed = res_name(res);
 				return r;
+			}
 		}
 	return 0;
 }

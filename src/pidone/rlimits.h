@@ -22,12 +22,9 @@ struct rlimits {
  * above HARD) or -EINVAL. */
 int rlimits_parse(struct rlimits *rl, const char *list);
 
-/* Before anything starts: whether the child will be allowed to set every limit.  Raising a
- * hard limit needs CAP_SYS_RESOURCE (and nofile stays at or below fs.nr_open): that is
- * tried on pidone itself and undone.  Writes one line into err on failure. */
-int rlimits_check(const struct rlimits *rl, char *err, unsigned errlen);
-
-/* In the command's child, before exec: system calls only.  Returns 0 or -errno. */
-int rlimits_apply(const struct rlimits *rl);
+/* In the command's child, before exec: system calls only.  Returns 0, or -errno with the
+ * name of the resource the kernel refused in *failed (raising a hard limit needs
+ * CAP_SYS_RESOURCE, and nofile cannot go above fs.nr_open). */
+int rlimits_apply(const struct rlimits *rl, const char **failed);
 
 #endif

@@ -57,12 +57,12 @@ done
 noresource() { setpriv --inh-caps=-sys_resource --bounding-set=-sys_resource "$@"; }
 noresource "$PIDONE" --rlimit nofile=1024:$((hard + 1)) -- touch "$TMP/started" 2> "$TMP/err"
 is "$?/$(wc -l < "$TMP/err")" 125/1 "raising the hard nofile limit without CAP_SYS_RESOURCE: 125, one line"
-grep -q "cannot raise the hard nofile limit of the command: Operation not permitted" "$TMP/err"
+grep -q "cannot set the resource limit nofile: Operation not permitted" "$TMP/err"
 ok $? "... that says which limit: $(cat "$TMP/err")"
 test -e "$TMP/started"
 ok $((! $?)) "... and nothing was started"
 noresource env PIDONE_RLIMIT=core=0,nofile=10:unlimited "$PIDONE" -- touch "$TMP/started" 2> "$TMP/err"
-is "$?/$(grep -c 'hard nofile limit' "$TMP/err")" 125/1 "... by the variable too"
+is "$?/$(grep -c 'resource limit nofile' "$TMP/err")" 125/1 "... by the variable too"
 # Lowering, and raising the soft limit up to the hard one, need nothing.
 is "$(noresource "$PIDONE" --rlimit nofile=$hard:$hard -- sh -c "$nofile_probe")" "$hard/$hard" \
 	"the soft limit may go up to the hard one without privilege"
@@ -76,5 +76,5 @@ for bad in nofile nofile= nofile=abc bogus=1 nofile=5:4 nofile=1:2:3 nofile=-1 '
 done
 env PIDONE_RLIMIT=nofile=5:4 "$PIDONE" -- true 2> "$TMP/err"
 is "$?/$(head -n 1 "$TMP/err")" \
-	"2/pidone: invalid resource limit 'nofile=5:4' in PIDONE_RLIMIT (soft limit above hard limit)" \
+	"2/pidone: invalid resource limit 'nofile=5:4' in PIDONE_RLIMIT (use NAME=SOFT[:HARD], SOFT <= HARD)" \
 	"a malformed PIDONE_RLIMIT names the variable and the problem"

@@ -47,7 +47,7 @@ is "$(run --entrypoint /pidone "$img" --user app --rlimit nofile=256 -- /app lim
 # docker run grants no CAP_SYS_RESOURCE: a hard limit above the engine's is refused up front.
 out=$(run --entrypoint /pidone "$img" --rlimit nofile=1024:99999999 -- /app limits)
 is "$?" 125 "--rlimit nofile=1024:99999999 (above the hard limit, no CAP_SYS_RESOURCE): exit 125"
-one_line && grep -q "cannot raise the hard nofile limit of the command" "$TMP/err"
+one_line && grep -q "cannot set the resource limit nofile: Operation not permitted" "$TMP/err"
 ok $? "... one line: $(cat "$TMP/err")"
 is "$out" "" "... and the app never ran"
 
@@ -75,5 +75,5 @@ rt_stop_one dk "$n"
 is "$EXIT_CODE/$([ "$STOP_MS" -lt 5000 ] && echo quick)" 0/quick \
 	"... and exits 0 on docker stop, at once ($STOP_MS ms)"
 out=$(run --user 65534 --entrypoint /pidone "$img" --user app -- /app ids)
-is "$?/$(one_line && cat "$TMP/err" | grep -c "lacks CAP_SETUID and CAP_SETGID")" 125/1 \
+is "$?/$(one_line && cat "$TMP/err" | grep -c "cannot run the command as app: Operation not permitted")" 125/1 \
 	"--user in a container run as uid 65534: exit 125, one line, before anything starts"

@@ -119,10 +119,10 @@ Test(chores_options, bad_values_name_the_value)
 	cr_assert_eq(PARSE(NULL, "pidone", "--user", "", "cmd"), -EINVAL);
 	cr_assert_eq(PARSE(NULL, "pidone", "--user"), -EINVAL);
 	cr_assert_eq(PARSE(NULL, "pidone", "--rlimit", "nofile=2:1", "cmd"), -EINVAL);
-	cr_assert_str_eq(err, "invalid resource limit 'nofile=2:1' for --rlimit (soft limit above "
-			      "hard limit)");
+	cr_assert_str_eq(err, "invalid resource limit 'nofile=2:1' for --rlimit (use NAME=SOFT[:HARD], "
+			      "SOFT <= HARD)");
 	cr_assert_eq(PARSE(NULL, "pidone", "--rlimit", "files=1", "cmd"), -EINVAL);
-	cr_assert(strstr(err, "(no such resource, see pidone(1))"));
+	cr_assert(strstr(err, "'files=1' for --rlimit"));
 	cr_assert_eq(PARSE(ENV("PIDONE_USER", "x::y"), "pidone", "cmd"), -EINVAL);
 	cr_assert(strstr(err, "in PIDONE_USER"));
 	cr_assert_eq(PARSE(ENV("PIDONE_RLIMIT", "nofile=1,"), "pidone", "cmd"), -EINVAL);
@@ -405,7 +405,7 @@ Test(identity, long_lines, .fini = cleanup_files)
 	strcpy(passwd + n + IDENTITY_HOME_MAX, ":/bin/sh\n");
 	files(passwd, "");
 	cr_assert_eq(resolve("app"), -ENAMETOOLONG);
-	cr_assert(strstr(err, "home directory too long"));
+	cr_assert(strstr(err, "File name too long"));
 }
 
 Test(identity, too_many_groups, .fini = cleanup_files)
@@ -418,7 +418,7 @@ Test(identity, too_many_groups, .fini = cleanup_files)
 		n += (size_t)sprintf(group + n, "g%d:x:%d:app\n", i, 5000 + i);
 	files("app:x:1000:1000::/:/bin/sh\n", group);
 	cr_assert_eq(resolve("app"), -E2BIG);
-	cr_assert(strstr(err, "more than 1024 groups"));
+	cr_assert(strstr(err, "Argument list too long"));
 }
 
 /* Random passwd files against a model: the first entry whose name (or uid) matches wins. */
