@@ -8,8 +8,11 @@
  *   app signals   the signals it inherited as ignored and as blocked (hex masks)
  *   app wait      "up", then waits for SIGTERM or SIGINT: "got SIGTERM at MS", exit 0
  *   app daemon    first starts a daemon in a session of its own (setsid) that waits for
- *                 SIGTERM too, then takes 500 ms to save its data ("daemon saved");
- *                 then behaves as "wait"
+ *                 SIGTERM too, then takes 500 ms to save its data ("daemon saved at MS");
+ *                 then waits as "wait" does, but does not exit on the signal: it stands
+ *                 for a command that drains for longer than the grace period, so that
+ *                 the daemon gets SIGTERM before the end only if pidone sends it to
+ *                 everyone (--signal-all), not when the command has exited
  *
  * MS is CLOCK_REALTIME in milliseconds, comparable with the host's "date +%s%3N". */
 #define _GNU_SOURCE
@@ -172,7 +175,10 @@ static int daemon_mode(void)
 		fflush(stdout);
 		_exit(0);
 	}
-	return wait_mode();
+	wait_term("");
+	/* Draining until the grace period ends in SIGKILL; more SIGTERMs stay pending. */
+	for (;;)
+		pause();
 }
 
 int main(int argc, char **argv)

@@ -242,12 +242,13 @@ rt_wait_log() {
 	return 1
 }
 
-# rt_stop_one ENGINE NAME: stops the container; sets STOP_MS and EXIT_CODE, keeps its output
-# in $TMP/stop.log and removes it.
+# rt_stop_one ENGINE NAME [STOP-OPTIONS...]: stops the container (e.g. "-t 1" for a stop
+# timeout of one second); sets STOP_MS and EXIT_CODE, keeps its output in $TMP/stop.log and
+# removes it.
 rt_stop_one() {
 	local t0
 	t0=$(now_ms)
-	"$1" stop "$2" >/dev/null 2>&1
+	"$1" stop "${@:3}" "$2" >/dev/null 2>&1
 	STOP_MS=$(($(now_ms) - t0))
 	EXIT_CODE=$("$1" inspect -f '{{.State.ExitCode}}' "$2" 2>/dev/null)
 	"$1" logs "$2" > "$TMP/stop.log" 2>&1
