@@ -14,6 +14,7 @@ pidone_scenarios = \
 	tests/integration/pidone-childstate.sh \
 	tests/integration/pidone-waitid.sh \
 	tests/integration/pidone-stop.sh \
+	tests/integration/pidone-shutdown-attacks.sh \
 	tests/integration/pidone-user.sh \
 	tests/integration/pidone-rlimit.sh \
 	tests/integration/pidone-reset-signals.sh \

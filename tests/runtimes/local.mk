@@ -16,7 +16,9 @@ runtime_tests = \
 	tests/runtimes/pause-mode.sh \
 	tests/runtimes/contrib-files.sh \
 	tests/runtimes/docker-chores.sh
+if SLOW_TESTS
 TESTS += $(runtime_tests)
+endif
 EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c \
 	tests/runtimes/chores-app.c \
 	contrib/docker/Dockerfile \
