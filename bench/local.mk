@@ -8,7 +8,7 @@ bench_initbench_SOURCES = bench/initbench.c
 bench_logcost_SOURCES = bench/logcost.c
 bench_logcost_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/src/common
 bench_logcost_LDADD = src/common/libcommon.a -lutil
-EXTRA_DIST += bench/run.sh bench/spawnfloor.c docs/benchmarks.md
+EXTRA_DIST += bench/run.sh bench/spawnfloor.c bench/option-costs.md docs/benchmarks.md
 
 # The floor of the start-up figure, built as pidone-static is (src/pidone/local.mk).
 bench/spawnfloor: $(srcdir)/bench/spawnfloor.c

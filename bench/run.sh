@@ -267,6 +267,9 @@ identity() {
 	echo "  host); pidone-static, pidone and dumb-init trade places within that spread. pidone"
 	echo "  spends two system calls per forwarded signal (rt_sigtimedwait, pidfd_send_signal)."
 	echo
+	# Measured once per change of the options, not by this script: see the fragment.
+	cat "$here/option-costs.md"
+	echo
 	echo "Versions:"
 	echo
 	for n in "${names[@]}"; do echo "- $n: $(identity "$n")"; done

@@ -30,8 +30,6 @@ enum sig_class forward_classify(const struct pidone *st, int sig)
 	return SIGCLASS_FORWARD;
 }
 
-<<<<<<< HEAD
-=======
 bool forward_is_self_inflicted(const struct signalfd_siginfo *si)
 {
 	/* The kernel sends these to the writer as SI_USER from the writer's own PID.  Another
@@ -43,18 +41,6 @@ bool forward_is_self_inflicted(const struct signalfd_siginfo *si)
 	return si->ssi_code == SI_USER && si->ssi_pid == (uint32_t)getpid();
 }
 
-bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo *si)
-{
-	int sig = (int)si->ssi_signo;
-
-	/* The line discipline sends these to the foreground group with SI_KERNEL.  When
-	 * that group is the child's, it has them already; forwarding would double them. */
-	if (!st->tty_handed || si->ssi_code != SI_KERNEL)
-		return false;
-	return sig == SIGINT || sig == SIGQUIT || sig == SIGTSTP || sig == SIGWINCH;
-}
-
->>>>>>> refs/heads/lognotify
 void forward_signal(struct pidone *st, int sig)
 {
 	char name[SIG_NAME_LEN], orig[SIG_NAME_LEN];

@@ -3,6 +3,8 @@
 #ifndef PIDONE_FORWARD_H
 #define PIDONE_FORWARD_H
 
+#include <sys/signalfd.h>
+
 #include "state.h"
 
 enum sig_class {
@@ -17,16 +19,10 @@ enum sig_class {
 /* Classifies a received signal for the given configuration and environment. */
 enum sig_class forward_classify(const struct pidone *st, int sig);
 
-<<<<<<< HEAD
-=======
 /* True for the SIGPIPE or SIGXFSZ that a failed write of pidone's own queued to it (a log
  * line to a broken pipe or past RLIMIT_FSIZE): never forwarded, never acted on. */
 bool forward_is_self_inflicted(const struct signalfd_siginfo *si);
 
-/* True when the terminal already delivered this signal to the child's group. */
-bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo *si);
-
->>>>>>> refs/heads/lognotify
 /* Rewrites and sends sig to the configured target (the child's process group or the
  * child).  Once the command has exited, goes to every remaining process instead. */
 void forward_signal(struct pidone *st, int sig);

@@ -3,12 +3,15 @@ bin_PROGRAMS += pidone
 noinst_LIBRARIES += src/pidone/libpidone.a
 # Everything but main(), so that unit tests link the same code.
 src_pidone_libpidone_a_SOURCES = \
+	src/pidone/chores.c src/pidone/chores.h \
 	src/pidone/forward.c src/pidone/forward.h \
 	src/pidone/jobctl.c src/pidone/jobctl.h \
+	src/pidone/identity.c src/pidone/identity.h \
 	src/pidone/loop.c src/pidone/loop.h \
 	src/pidone/notify.c src/pidone/notify.h \
 	src/pidone/options.c src/pidone/options.h \
 	src/pidone/reaper.c src/pidone/reaper.h \
+	src/pidone/rlimits.c src/pidone/rlimits.h \
 	src/pidone/shutdown.c src/pidone/shutdown.h \
 	src/pidone/spawn.c src/pidone/spawn.h \
 	src/pidone/state.h \

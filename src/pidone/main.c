@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pidone: an init for containers.  main() turns errors into messages and exit codes;
  * the modules it calls only return -errno. */
+#include "chores.h"
 #include "forward.h"
 #include "log.h"
 #include "loop.h"
@@ -42,13 +43,17 @@ static const char usage_text[] =
 	"      --notify MODE     readiness: off, ready or relay\n"
 	"      --stop-delay D    hold a shutdown signal back for D (load balancer drain)\n"
 	"      --signal-all      shutdown signals go to every process, not only the group\n"
+	"      --user U[:G]      run COMMAND as user U (and group G)\n"
+	"      --rlimit R=S[:H]  set COMMAND's resource limit R, e.g. nofile=1024\n"
+	"      --reset-signals   start COMMAND with no signal ignored or blocked\n"
 	"  -V, --version         print the version\n"
 	"  -l, -L, --license     print the license\n"
 	"  -h, --help            print this help\n"
 	"\n"
 	"Environment: PIDONE_PGROUP, PIDONE_SINGLE_CHILD, PIDONE_REWRITE, PIDONE_REMAP_EXIT,\n"
 	"PIDONE_GRACE, PIDONE_WAIT_ALL, PIDONE_SUBREAPER, PIDONE_PDEATHSIG, PIDONE_WARN_REAP,\n"
-	"PIDONE_VERBOSITY, PIDONE_NOTIFY, PIDONE_STOP_DELAY, PIDONE_SIGNAL_ALL.\n"
+	"PIDONE_VERBOSITY, PIDONE_NOTIFY, PIDONE_STOP_DELAY, PIDONE_SIGNAL_ALL, PIDONE_USER,\n"
+	"PIDONE_RLIMIT, PIDONE_RESET_SIGNALS.\n"
 	"The command line wins.\n"
 	"Exit status: COMMAND's; 128+N when killed by signal N; 125 setup failed;\n"
 	"126 COMMAND not executable; 127 COMMAND not found; 2 bad usage.\n";
@@ -211,6 +216,15 @@ int main(int argc, char **argv)
 		break;
 	}
 	log_set_verbosity(cfg.verbosity);
+	/* --user is looked up before anything has started.  Pause mode runs no command to
+	 * apply it to. */
+	if (!cfg.pause && chores_wanted(&cfg)) {
+		r = chores_prepare(&cfg, err, sizeof(err));
+		if (r < 0) {
+			log_error("%s", err);
+			return STATUS_SETUP_FAILED;
+		}
+	}
 
 	st.cfg = &cfg;
 	st.child.pid = -1;

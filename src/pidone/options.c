@@ -3,6 +3,7 @@
  * variables are applied first, so the command line always wins. */
 #include "options.h"
 #include "duration.h"
+#include "identity.h"
 #include "log.h"
 #include "numparse.h"
 
@@ -16,6 +17,10 @@ enum {
 	OPT_NOTIFY = CHAR_MAX + 1,
 	OPT_STOP_DELAY,
 	OPT_SIGNAL_ALL,
+	/* What the command gets before exec (chores.c). */
+	OPT_USER,
+	OPT_RLIMIT,
+	OPT_RESET_SIGNALS,
 };
 
 static const struct option long_options[] = {
@@ -34,6 +39,9 @@ static const struct option long_options[] = {
 	{ "notify", required_argument, NULL, OPT_NOTIFY },
 	{ "stop-delay", required_argument, NULL, OPT_STOP_DELAY },
 	{ "signal-all", no_argument, NULL, OPT_SIGNAL_ALL },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "rlimit", required_argument, NULL, OPT_RLIMIT },
+	{ "reset-signals", no_argument, NULL, OPT_RESET_SIGNALS },
 	{ "version", no_argument, NULL, 'V' },
 	{ "license", no_argument, NULL, 'l' },
 	{ "help", no_argument, NULL, 'h' },
@@ -305,6 +313,51 @@ static void dumb_init_no_setsid(struct pidone_config *cfg)
 	cfg->term_group_on_exit = false;
 }
 
+/* A value of --user (opt OPT_USER) or --rlimit, from the option or a variable ("where" says
+ * which).  On a bad one, writes a line naming it and returns -EINVAL. */
+static int parse_chore(struct pidone_config *cfg, int opt, const char *v, const char *where,
+		       char *err, unsigned errlen)
+{
+	const char *what = "resource limit", *hint = "NAME=SOFT[:HARD], SOFT <= HARD";
+	int r;
+
+	if (opt == OPT_USER) {
+		what = "user";
+		hint = "USER[:GROUP], ids up to 2147483647";
+		r = identity_check_spec(v);
+		if (r == 0)
+			cfg->user = v;
+	} else {
+		r = rlimits_parse(&cfg->rlimits, v);
+	}
+	if (r < 0) {
+		log_format(err, errlen, "invalid %s '%s' %s (use %s)", what, v, where, hint);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The chores' variables, in a block of their own (PIDONE_USER, _RLIMIT, _RESET_SIGNALS). */
+static int apply_env_chores(struct pidone_config *cfg, struct env_ctx *ctx)
+{
+	const char *v;
+	bool b;
+	int r;
+
+	v = ctx->getenv_fn("PIDONE_USER");
+	if (v && *v && parse_chore(cfg, OPT_USER, v, "in PIDONE_USER", ctx->err, ctx->errlen) < 0)
+		return -EINVAL;
+	v = ctx->getenv_fn("PIDONE_RLIMIT");
+	if (v && *v &&
+	    parse_chore(cfg, OPT_RLIMIT, v, "in PIDONE_RLIMIT", ctx->err, ctx->errlen) < 0)
+		return -EINVAL;
+	if ((r = env_bool(ctx, "PIDONE_RESET_SIGNALS", &b)) < 0)
+		return r;
+	if (r)
+		cfg->reset_signals = b;
+	return 0;
+}
+
 /* tini and dumb-init treat their variables as switches that are on when set. */
 static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 {
@@ -388,6 +441,9 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 	r = apply_env_persona(cfg, &ctx);
 	if (r < 0)
 		return r;
+	r = apply_env_chores(cfg, &ctx);
+	if (r < 0)
+		return r;
 
 	optind = 0;
 	opterr = 0;
@@ -459,6 +515,15 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			if (parse_notify(optarg, &cfg->notify) < 0)
 				return usage_error(err, errlen, "invalid mode '%s' for %s", optarg,
 						   "--notify (use off, ready or relay)");
+			break;
+		case OPT_USER:
+		case OPT_RLIMIT:
+			if (parse_chore(cfg, opt, optarg, opt == OPT_USER ? "for --user" : "for --rlimit",
+					err, errlen) < 0)
+				return -EINVAL;
+			break;
+		case OPT_RESET_SIGNALS:
+			cfg->reset_signals = true;
 			break;
 		case 'V':
 			cfg->action = OPTS_VERSION;

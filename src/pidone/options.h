@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rlimits.h"
 #include "sig.h"
 
 #define PIDONE_DEFAULT_GRACE_MS 10000
@@ -52,10 +53,10 @@ struct pidone_config {
 	bool subreaper;     /* accepted for compatibility; automatic when not PID 1 */
 	bool test_waitid;   /* test hook PIDONE_TEST_WAITID: always reap with waitid() */
 	/* dumb-init's ways: the command starts with every signal at its default and none
-	 * blocked; a job-control signal stops pidone at once; a SIGTERM goes on alone (no
+	 * blocked (reset_signals, below, as with --reset-signals); a job-control signal
+	 * stops pidone at once; a SIGTERM goes on alone (no
 	 * SIGCONT after it); when the command exits, its group gets SIGTERM (unless
 	 * cleanup) and pidone exits. */
-	bool reset_signals;
 	bool suspend_on_stop;
 	bool term_alone;
 	bool term_group_on_exit;
@@ -68,6 +69,11 @@ struct pidone_config {
 	uint8_t rewrite[SIG_MAX + 1]; /* signal -> signal to forward; 0 drops it */
 	uint8_t remap_exit[32];       /* bitmap of exit codes turned into 0 */
 	char **argv;                  /* the command, NULL-terminated; NULL in pause mode */
+
+	/* What the command gets before exec (chores.c); unset unless asked for. */
+	const char *user;             /* --user USER[:GROUP] */
+	bool reset_signals;           /* --reset-signals, and the dumb-init personality */
+	struct rlimits rlimits;       /* --rlimit */
 };
 
 /* Looks up an environment variable; tests pass their own. */

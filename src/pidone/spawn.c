@@ -4,6 +4,7 @@
  * no allocation, no stdio, _exit() on failure. */
 #include "spawn.h"
 #include "jobctl.h"
+#include "chores.h"
 #include "log.h"
 #include "numparse.h"
 #include "proc.h"
@@ -87,23 +88,12 @@ __attribute__((no_sanitize_address)) static int child_exec(void *arg)
 	}
 	if (ctx->listen_entry)
 		set_listen_pid(ctx->listen_entry);
-	if (cfg->reset_signals) {
-		/* dumb-init's command starts with every signal at its default action and none
-		 * blocked, whatever pidone's parent left ignored (a script's "&" ignores SIGINT
-		 * and SIGQUIT, and a shell cannot trap what it was started ignoring). */
-		struct ksigaction_saved old;
-		ksigset_t none = 0;
-		int s;
-
-		for (s = 1; s <= SIG_MAX; s++)
-			(void)sys_sigaction_default(s, &old);
-		sys_sigprocmask(SIG_SETMASK, &none, NULL);
-	} else {
-		sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
-		sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
-		sys_sigaction_restore(SIGCHLD, &st->orig_chld);
-		sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
-	}
+	sys_sigaction_restore(SIGTTIN, &st->orig_ttin);
+	sys_sigaction_restore(SIGTTOU, &st->orig_ttou);
+	sys_sigaction_restore(SIGCHLD, &st->orig_chld);
+	sys_sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
+	if (chores_wanted(cfg))
+		chores_child(cfg); /* --user, --rlimit, --reset-signals */
 	execvp(cfg->argv[0], cfg->argv);
 	err = errno;
 	/* Said here rather than by pidone, so that it is said under valgrind too (which runs

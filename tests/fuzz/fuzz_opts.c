@@ -6,6 +6,7 @@
  * getopt is reset by opts_parse itself (optind = 0), as pidone needs no second parse. */
 #include "duration.h"
 #include "fuzz_common.h"
+#include "identity.h"
 #include "options.h"
 
 #include <errno.h>
@@ -24,7 +25,8 @@ static const char *const env_names[] = {
 	"PIDONE_WARN_REAP",    "PIDONE_VERBOSITY", "PIDONE_REWRITE",  "PIDONE_REMAP_EXIT",
 	"PIDONE_GRACE",	       "PIDONE_PDEATHSIG", "PIDONE_NOTIFY",   "TINI_SUBREAPER",
 	"TINI_KILL_PROCESS_GROUP", "TINI_VERBOSITY", "DUMB_INIT_SETSID", "DUMB_INIT_DEBUG",
-	"NOTIFY_SOCKET",       "container",
+	"NOTIFY_SOCKET",       "container",	  "PIDONE_USER",     "PIDONE_RLIMIT",
+	"PIDONE_RESET_SIGNALS",
 };
 #define N_ENV (sizeof(env_names) / sizeof(env_names[0]))
 
@@ -83,6 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(cfg.grace_ms <= DURATION_MAX_MS);
 		for (s = 0; s <= SIG_MAX; s++)
 			FUZZ_CHECK(cfg.rewrite[s] <= SIG_MAX);
+		/* --user, --rlimit: only well-formed values get through. */
+		FUZZ_CHECK(!cfg.user || identity_check_spec(cfg.user) == 0);
+		for (s = 0; s < RLIMITS_MAX; s++)
+			FUZZ_CHECK(!(cfg.rlimits.set & (1U << s)) ||
+				   cfg.rlimits.lim[s].cur <= cfg.rlimits.lim[s].max);
 		if (cfg.action == OPTS_RUN && cfg.pause) {
 			FUZZ_CHECK(cfg.argv == NULL);
 		} else if (cfg.action == OPTS_RUN) {

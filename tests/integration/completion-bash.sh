@@ -5,7 +5,7 @@
 . "$TESTLIB"
 top_srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 comp=$top_srcdir/contrib/completions/bash
-plan 12
+plan 14
 
 # complete_words WORD...: runs the completion function for the command line WORD...
 # (the last word is the one being completed) and prints the candidates, one a line.
@@ -32,6 +32,11 @@ is "$out" "$(printf 'ready\nrelay')" "--notify values are completed"
 out=$(complete_words pidone -p TE)
 has "$out" TERM
 ok $? "-p completes signal names"
+out=$(complete_words pidone --rlimit nof)
+is "$out" "nofile=" "--rlimit completes resource names"
+out=$(complete_words pidone --user roo)
+has "$out" root
+ok $? "--user completes user names"
 out=$(complete_words tini -s --warn)
 is "$out" "--warn-reap" "the tini personality name completes too"
 out=$(complete_words pidone -t 5s -- ech)

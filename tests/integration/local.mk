@@ -21,7 +21,11 @@ pidone_scenarios = \
 	tests/integration/pidone-stop.sh \
 	tests/integration/pidone-log.sh \
 	tests/integration/pidone-notify.sh \
-	tests/integration/pidone-shutdown-attacks.sh
+	tests/integration/pidone-shutdown-attacks.sh \
+	tests/integration/pidone-user.sh \
+	tests/integration/pidone-rlimit.sh \
+	tests/integration/pidone-reset-signals.sh \
+	tests/integration/pidone-nonroot.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios) tests/integration/pidone-waitid.sh
 # The scenarios again on the waitid() path: distcheck (--disable-slow-tests) runs them once.

@@ -14,24 +14,31 @@ runtime_tests = \
 	tests/runtimes/nspawn-signals.sh \
 	tests/runtimes/nspawn-notify.sh \
 	tests/runtimes/pause-mode.sh \
-	tests/runtimes/contrib-files.sh
+	tests/runtimes/contrib-files.sh \
+	tests/runtimes/docker-chores.sh
 if SLOW_TESTS
 TESTS += $(runtime_tests)
 endif
 EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c \
+	tests/runtimes/chores-app.c \
 	contrib/docker/Dockerfile \
 	contrib/kubernetes/Dockerfile.pause contrib/kubernetes/README.md \
 	contrib/kubernetes/containers.conf contrib/kubernetes/pod.yaml \
 	contrib/nspawn/make-rootfs.sh contrib/nspawn/pidone-example.nspawn
 
-check_SCRIPTS = pidone-static tests/runtimes/sdnotify-static
+check_SCRIPTS = pidone-static tests/runtimes/sdnotify-static tests/runtimes/chores-app-static
 tests/runtimes/sdnotify-static: $(srcdir)/tests/runtimes/sdnotify.c
 	@$(MKDIR_P) tests/runtimes
 	$(AM_V_CCLD)$(STATIC_CC) -std=gnu11 -Os -static -s -o $@ $(srcdir)/tests/runtimes/sdnotify.c
-CLEANFILES += tests/runtimes/sdnotify-static
+# The application of the FROM scratch image (rt_scratch_image in rt.sh).
+tests/runtimes/chores-app-static: $(srcdir)/tests/runtimes/chores-app.c
+	@$(MKDIR_P) tests/runtimes
+	$(AM_V_CCLD)$(STATIC_CC) -std=gnu11 -Os -static -s -o $@ $(srcdir)/tests/runtimes/chores-app.c
+CLEANFILES += tests/runtimes/sdnotify-static tests/runtimes/chores-app-static
 
 AM_TESTS_ENVIRONMENT += \
 	PIDONE_STATIC='$(abs_top_builddir)/pidone-static'; \
 	SDNOTIFY_STATIC='$(abs_top_builddir)/tests/runtimes/sdnotify-static'; \
+	APP_STATIC='$(abs_top_builddir)/tests/runtimes/chores-app-static'; \
 	CONTRIB='$(abs_top_srcdir)/contrib'; \
-	export PIDONE_STATIC SDNOTIFY_STATIC CONTRIB;
+	export PIDONE_STATIC SDNOTIFY_STATIC APP_STATIC CONTRIB;

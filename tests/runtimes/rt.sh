@@ -7,6 +7,7 @@
 
 : "${PIDONE_STATIC:=$(dirname "$PIDONE")/pidone-static}"
 : "${SDNOTIFY_STATIC:=$(dirname "$PIDONE")/tests/runtimes/sdnotify-static}"
+: "${APP_STATIC:=$(dirname "$PIDONE")/tests/runtimes/chores-app-static}"
 : "${CONTRIB:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../contrib" && pwd)}"
 RT_ID=pidone-rt-$$
 # A test stopped by a signal (make interrupted, a CI timeout) still cleans up: exiting
@@ -166,6 +167,26 @@ rt_dockerd_stop() {
 	rm -rf "$DK"
 }
 
+# ---- A FROM scratch image: pidone and one static test program, nothing else ------------
+# rt_scratch_image IMAGE: /pidone (the static build), /app (tests/runtimes/chores-app.c: its
+# modes say what it was started with and what it received), and /etc/passwd and /etc/group
+# with root, a user "app" (1000, home /home/app, also in "staff", 50) and a group "other"
+# (2000).  No shell, no busybox.  ENTRYPOINT ["/pidone", "--"], so that "IMAGE /app MODE"
+# runs the app under pidone configured by -e PIDONE_*; "--entrypoint /pidone IMAGE OPTIONS
+# -- /app MODE" passes options.  Needs rt_dockerd; skips the test without the app.
+rt_scratch_image() {
+	local img=$1 root=$TMP/scratch-$1
+	[ -x "$APP_STATIC" ] || skip_all "no static test app at $APP_STATIC (make check builds it)"
+	mkdir -p "$root/etc" "$root/home/app"
+	cp "$PIDONE_STATIC" "$root/pidone"
+	cp "$APP_STATIC" "$root/app"
+	printf '%s\n' 'root:x:0:0:root:/root:/pidone' 'app:x:1000:1000:app:/home/app:/pidone' \
+		> "$root/etc/passwd"
+	printf '%s\n' 'root:x:0:' 'staff:x:50:app' 'app:x:1000:' 'other:x:2000:' > "$root/etc/group"
+	tar -C "$root" -c . | $DOCKER import --change 'ENTRYPOINT ["/pidone", "--"]' - "$img" \
+		> "$TMP/import.log" 2>&1
+}
+
 # ---- Podman ----------------------------------------------------------------------------
 # rt_podman: private storage, run folders and containers.conf; defines pm().  Call it
 # before "plan": when podman cannot run here, the whole test is skipped.
@@ -215,12 +236,13 @@ rt_podman_import() {
 rt_has_log() { "$1" logs "$2" 2>/dev/null | grep -q "$3"; }
 rt_wait_log() { wait_for rt_has_log "$@"; }
 
-# rt_stop_one ENGINE NAME: stops the container; sets STOP_MS and EXIT_CODE, keeps its output
-# in $TMP/stop.log and removes it.
+# rt_stop_one ENGINE NAME [STOP-OPTIONS...]: stops the container (e.g. "-t 1" for a stop
+# timeout of one second); sets STOP_MS and EXIT_CODE, keeps its output in $TMP/stop.log and
+# removes it.
 rt_stop_one() {
 	local t0
 	t0=$(now_ms)
-	"$1" stop "$2" >/dev/null 2>&1
+	"$1" stop "${@:3}" "$2" >/dev/null 2>&1
 	STOP_MS=$(($(now_ms) - t0))
 	EXIT_CODE=$("$1" inspect -f '{{.State.ExitCode}}' "$2" 2>/dev/null)
 	"$1" logs "$2" > "$TMP/stop.log" 2>&1

@@ -2,6 +2,7 @@
 # Criterion unit tests, one program per module, run with TAP output.
 if HAVE_CRITERION
 unit_tests = \
+	tests/unit/test_chores \
 	tests/unit/test_duration \
 	tests/unit/test_log \
 	tests/unit/test_nsspawn_options \
@@ -12,6 +13,8 @@ check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) -Wno-discarded-qualifiers $(CRITERION_CFLAGS) -I$(top_srcdir)/src/pidone
 unit_ldadd = src/pidone/libpidone.a src/common/libcommon.a $(CRITERION_LIBS)
+tests_unit_test_chores_CFLAGS = $(unit_cflags)
+tests_unit_test_chores_LDADD = $(unit_ldadd)
 tests_unit_test_duration_CFLAGS = $(unit_cflags)
 tests_unit_test_duration_LDADD = $(unit_ldadd)
 tests_unit_test_log_CFLAGS = $(unit_cflags)
