@@ -8,7 +8,6 @@
 #include "numparse.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
@@ -23,33 +22,133 @@ enum {
 	OPT_RESET_SIGNALS,
 };
 
-static const struct option long_options[] = {
-	{ "pgroup", no_argument, NULL, 'g' },
-	{ "single-child", no_argument, NULL, 'c' },
-	{ "subreaper", no_argument, NULL, 's' },
-	{ "rewrite", required_argument, NULL, 'r' },
-	{ "remap-exit", required_argument, NULL, 'e' },
-	{ "grace", required_argument, NULL, 't' },
-	{ "wait-all", no_argument, NULL, 'W' },
-	{ "pdeathsig", required_argument, NULL, 'p' },
-	{ "warn-reap", no_argument, NULL, 'w' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "pause", no_argument, NULL, 'P' },
-	{ "notify", required_argument, NULL, OPT_NOTIFY },
-	{ "stop-delay", required_argument, NULL, OPT_STOP_DELAY },
-	{ "signal-all", no_argument, NULL, OPT_SIGNAL_ALL },
-	{ "user", required_argument, NULL, OPT_USER },
-	{ "rlimit", required_argument, NULL, OPT_RLIMIT },
-	{ "reset-signals", no_argument, NULL, OPT_RESET_SIGNALS },
-	{ "version", no_argument, NULL, 'V' },
-	{ "license", no_argument, NULL, 'l' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The long options; has_arg is 1 when the option takes a value. */
+struct long_opt {
+	const char *name;
+	int has_arg;
+	int val;
 };
 
-/* The leading '+' stops at the first non-option; ':' lets us word the errors. */
-static const char short_options[] = "+:gcsr:e:t:Wp:wvqPVlLh";
+static const struct long_opt long_options[] = {
+	{ "pgroup", 0, 'g' },
+	{ "single-child", 0, 'c' },
+	{ "subreaper", 0, 's' },
+	{ "rewrite", 1, 'r' },
+	{ "remap-exit", 1, 'e' },
+	{ "grace", 1, 't' },
+	{ "wait-all", 0, 'W' },
+	{ "pdeathsig", 1, 'p' },
+	{ "warn-reap", 0, 'w' },
+	{ "verbose", 0, 'v' },
+	{ "quiet", 0, 'q' },
+	{ "pause", 0, 'P' },
+	{ "notify", 1, OPT_NOTIFY },
+	{ "stop-delay", 1, OPT_STOP_DELAY },
+	{ "signal-all", 0, OPT_SIGNAL_ALL },
+	{ "user", 1, OPT_USER },
+	{ "rlimit", 1, OPT_RLIMIT },
+	{ "reset-signals", 0, OPT_RESET_SIGNALS },
+	{ "version", 0, 'V' },
+	{ "license", 0, 'l' },
+	{ "help", 0, 'h' },
+	{ NULL, 0, 0 },
+};
+
+/* The short options; ':' after one means it takes a value. */
+static const char short_options[] = "gcsr:e:t:Wp:wvqPVlLh";
+
+/* A getopt_long() of our own, with only what pidone needs: it stops at the first word
+ * that is not an option and after "--"; short options cluster ("-vvv", "-t5", "-t 5");
+ * long ones match exactly or by an unambiguous abbreviation ("--grace=5", "--grace 5",
+ * "--gra 5"), as with getopt_long().  Why not getopt_long(): in musl it pulls in stdio
+ * for its own messages (which pidone turns off), some 4.5 KiB of the static pidone's 48. */
+struct scan {
+	int ind;             /* the next word of argv */
+	const char *cluster; /* the rest of a cluster of short options, or NULL */
+	const char *arg;     /* the value of the option just returned */
+	bool extra_value;    /* '?' because "--name=value" names an option that takes none */
+	char typed[64];      /* the option as typed, up to any '=', for error messages */
+};
+
+static const struct long_opt *find_long(const char *name, size_t n)
+{
+	const struct long_opt *o, *hit = NULL;
+	int hits = 0;
+
+	for (o = long_options; o->name; o++) {
+		if (strncmp(o->name, name, n))
+			continue;
+		if (o->name[n] == '\0')
+			return o;
+		hit = o;
+		hits++;
+	}
+	return hits == 1 ? hit : NULL;
+}
+
+/* Returns the next option's value, -1 when there is none, ':' when its value is missing,
+ * '?' when it is unknown or takes no value but got one. */
+static int scan_next(struct scan *s, int argc, char **argv)
+{
+	const struct long_opt *o;
+	const char *w, *p;
+	size_t n;
+	int c;
+
+	s->arg = NULL;
+	if (!s->cluster) {
+		if (s->ind >= argc)
+			return -1;
+		w = argv[s->ind];
+		if (w[0] != '-' || w[1] == '\0')
+			return -1;
+		s->ind++;
+		if (w[1] == '-') {
+			if (w[2] == '\0')
+				return -1; /* "--" */
+			n = strcspn(w, "=");
+			if (n >= sizeof(s->typed))
+				n = sizeof(s->typed) - 1;
+			memcpy(s->typed, w, n);
+			s->typed[n] = '\0';
+			n = strcspn(w, "=");
+			o = find_long(w + 2, n - 2);
+			if (!o)
+				return '?';
+			if (w[n] == '=') {
+				s->arg = w + n + 1;
+				s->extra_value = !o->has_arg;
+				return o->has_arg ? o->val : '?';
+			}
+			if (o->has_arg) {
+				if (s->ind >= argc)
+					return ':';
+				s->arg = argv[s->ind++];
+			}
+			return o->val;
+		}
+		s->cluster = w + 1;
+	}
+	c = (unsigned char)*s->cluster++;
+	s->typed[0] = '-';
+	s->typed[1] = (char)c;
+	s->typed[2] = '\0';
+	if (!*s->cluster)
+		s->cluster = NULL;
+	p = c == ':' ? NULL : strchr(short_options, c);
+	if (!p)
+		return '?';
+	if (p[1] == ':') {
+		if (s->cluster)
+			s->arg = s->cluster;
+		else if (s->ind < argc)
+			s->arg = argv[s->ind++];
+		else
+			return ':';
+		s->cluster = NULL;
+	}
+	return c;
+}
 
 enum personality opts_persona_for(const char *argv0)
 {
@@ -383,28 +482,6 @@ static int apply_env_persona(struct pidone_config *cfg, struct env_ctx *ctx)
 	}
 }
 
-/* The option as the user typed it: "-x" for a short one (also inside "-vx"), the word
- * up to any "=" for a long one, so "--pgroup=1" is named "--pgroup". */
-static const char *typed_option(char **argv, int optind_now, int opt)
-{
-	static char buf[64];
-	const char *arg = argv[optind_now - 1];
-	size_t n;
-
-	if (arg[0] != '-' || arg[1] != '-') {
-		buf[0] = '-';
-		buf[1] = (char)opt;
-		buf[2] = '\0';
-		return buf;
-	}
-	n = strcspn(arg, "=");
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, arg, n);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* dumb-init rewrites the standard signals 1..31 only; pidone also takes real-time ones,
  * except under that name, so that a command line dumb-init refuses is refused. */
 static bool dumb_init_rewrite_ok(const char *list)
@@ -433,6 +510,7 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 	struct env_ctx ctx = { getenv_fn, err, errlen };
 	int verbose_count = 0, quiet = 0, opt, r;
 	int group_flag = -1;
+	struct scan sc = { .ind = 1 };
 
 	set_defaults(cfg, opts_persona_for(argv[0]));
 	r = apply_env_native(cfg, &ctx);
@@ -445,9 +523,7 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 	if (r < 0)
 		return r;
 
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+	while ((opt = scan_next(&sc, argc, argv)) != -1) {
 		switch (opt) {
 		case 'g':
 			group_flag = 1;
@@ -461,29 +537,29 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			cfg->subreaper = true;
 			break;
 		case 'r':
-			if (opts_parse_rewrite(cfg->rewrite, optarg) < 0 ||
-			    (cfg->persona == PERSONA_DUMB_INIT && !dumb_init_rewrite_ok(optarg)))
+			if (opts_parse_rewrite(cfg->rewrite, sc.arg) < 0 ||
+			    (cfg->persona == PERSONA_DUMB_INIT && !dumb_init_rewrite_ok(sc.arg)))
 				return usage_error(err, errlen, "invalid signal rewrite '%s' for %s",
-						   optarg, "--rewrite (use SIG:SIG, e.g. TERM:QUIT)");
+						   sc.arg, "--rewrite (use SIG:SIG, e.g. TERM:QUIT)");
 			break;
 		case 'e':
-			if (opts_parse_exit_list(cfg->remap_exit, optarg) < 0)
+			if (opts_parse_exit_list(cfg->remap_exit, sc.arg) < 0)
 				return usage_error(err, errlen, "invalid exit code '%s' for %s",
-						   optarg, "--remap-exit (use 0..255)");
+						   sc.arg, "--remap-exit (use 0..255)");
 			break;
 		case 't':
-			if (duration_parse(optarg, &cfg->grace_ms) < 0)
+			if (duration_parse(sc.arg, &cfg->grace_ms) < 0)
 				return usage_error(err, errlen, "invalid duration '%s' for %s",
-						   optarg, "--grace (use e.g. 10, 10s, 500ms, 2m)");
+						   sc.arg, "--grace (use e.g. 10, 10s, 500ms, 2m)");
 			cfg->cleanup = true;
 			break;
 		case 'W':
 			cfg->wait_all = true;
 			break;
 		case 'p':
-			cfg->pdeathsig = sig_parse(optarg, false);
+			cfg->pdeathsig = sig_parse(sc.arg, false);
 			if (cfg->pdeathsig < 0)
-				return usage_error(err, errlen, "invalid signal '%s' for %s", optarg,
+				return usage_error(err, errlen, "invalid signal '%s' for %s", sc.arg,
 						   "--pdeathsig");
 			break;
 		case 'w':
@@ -504,21 +580,21 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			cfg->pause = true;
 			break;
 		case OPT_STOP_DELAY:
-			if (duration_parse(optarg, &cfg->stop_delay_ms) < 0)
-				return usage_error(err, errlen, "invalid duration '%s' for %s", optarg,
+			if (duration_parse(sc.arg, &cfg->stop_delay_ms) < 0)
+				return usage_error(err, errlen, "invalid duration '%s' for %s", sc.arg,
 						   "--stop-delay (use e.g. 5, 5s, 500ms, 1m)");
 			break;
 		case OPT_SIGNAL_ALL:
 			cfg->signal_all = true;
 			break;
 		case OPT_NOTIFY:
-			if (parse_notify(optarg, &cfg->notify) < 0)
-				return usage_error(err, errlen, "invalid mode '%s' for %s", optarg,
+			if (parse_notify(sc.arg, &cfg->notify) < 0)
+				return usage_error(err, errlen, "invalid mode '%s' for %s", sc.arg,
 						   "--notify (use off, ready or relay)");
 			break;
 		case OPT_USER:
 		case OPT_RLIMIT:
-			if (parse_chore(cfg, opt, optarg, opt == OPT_USER ? "for --user" : "for --rlimit",
+			if (parse_chore(cfg, opt, sc.arg, opt == OPT_USER ? "for --user" : "for --rlimit",
 					err, errlen) < 0)
 				return -EINVAL;
 			break;
@@ -536,18 +612,12 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			cfg->action = OPTS_HELP;
 			return 0;
 		case ':':
-			return usage_error(err, errlen, "option '%s' needs a value%s",
-					   typed_option(argv, optind, optopt), "");
-		default: {
-			/* getopt_long() sets optopt to the option's value for "--pgroup=1" (a
-			 * value it does not take), to 0 for an unknown long option. */
-			const char *name = typed_option(argv, optind, optopt);
-
+			return usage_error(err, errlen, "option '%s' needs a value%s", sc.typed, "");
+		default:
 			return usage_error(err, errlen,
-					   optopt && name[1] == '-' ? "option '%s' takes no value%s" :
-								      "unknown option '%s'%s",
-					   name, "");
-		}
+					   sc.extra_value ? "option '%s' takes no value%s" :
+							    "unknown option '%s'%s",
+					   sc.typed, "");
 		}
 	}
 
@@ -559,14 +629,14 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 		cfg->verbosity = verbose_count + 1 > 3 ? 3 : verbose_count + 1;
 
 	if (cfg->pause) {
-		if (optind < argc)
+		if (sc.ind < argc)
 			return usage_error(err, errlen, "pause mode takes no command, got '%s'%s",
-					   argv[optind], "");
+					   argv[sc.ind], "");
 		cfg->argv = NULL;
 		return 0;
 	}
-	if (optind >= argc)
+	if (sc.ind >= argc)
 		return usage_error(err, errlen, "missing COMMAND%s%s", "", "");
-	cfg->argv = argv + optind;
+	cfg->argv = argv + sc.ind;
 	return 0;
 }

@@ -41,7 +41,7 @@ env PIDONE_SUBREAPER=1 "$PIDONE" -- sh -c 'grep -q . /proc/self/status'
 is "$?" 0 "PIDONE_SUBREAPER=1 is accepted"
 
 # PIDONE_PDEATHSIG: pidone gets the signal when its parent dies, and forwards it.
-sh -c "env PIDONE_PDEATHSIG=USR1 \"$PIDONE\" -- \"$FIXTURES/sigrec\" -o \"$TMP/pd\" -r \"$TMP/pd.ready\" -n 1 -t 120 & echo \$! > \"$TMP/pd.pid\"; sleep 1000" &
+sh -c "env PIDONE_PDEATHSIG=USR1 \"$PIDONE\" -- \"$FIXTURES/sigrec\" -o \"$TMP/pd\" -r \"$TMP/pd.ready\" -n 1 -t 120 & echo \$! > \"$TMP/pd.pid\"; exec sleep 1000" &
 parent=$!
 wait_for test -e "$TMP/pd.ready"
 kill -KILL $parent
