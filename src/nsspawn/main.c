@@ -152,19 +152,22 @@ static int open_executable(const char *name, bool *script)
 	dirs = getenv("PATH");
 	if (!dirs)
 		dirs = "/usr/local/bin:/usr/bin:/bin";
-	for (; *dirs; dirs = *end ? end + 1 : end) {
+	for (;; dirs = end + 1) {
 		end = strchrnul(dirs, ':');
 		len = (size_t)(end - dirs);
-		if (len + strlen(name) + 2 > sizeof(path))
-			continue;
-		snprintf(path, sizeof(path), "%.*s/%s", (int)len, len ? dirs : ".", name);
-		fd = open_executable(path, script);
-		if (fd >= 0)
-			return fd;
-		if (fd != -ENOENT && fd != -ENOTDIR)
-			err = -fd;
+		/* An empty element is the working directory, as for execvp(). */
+		if (len + strlen(name) + 3 <= sizeof(path)) {
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(len ? len : 1),
+				 len ? dirs : ".", name);
+			fd = open_executable(path, script);
+			if (fd >= 0)
+				return fd;
+			if (fd != -ENOENT && fd != -ENOTDIR)
+				err = -fd;
+		}
+		if (!*end)
+			return -err;
 	}
-	return -err;
 }
 
 /* The argv to execute: the command, or "pidone -p KILL -- COMMAND..." with --init:

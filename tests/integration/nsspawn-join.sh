@@ -8,7 +8,7 @@
 . "$TESTLIB"
 require_root
 command -v nsenter >/dev/null || skip_all "nsenter (util-linux) not installed"
-plan 17
+plan 18
 at_exit kill_leftovers
 chmod 0755 "$TMP"
 cp "$(command -v sleep)" "$TMP/sleep"
@@ -20,7 +20,12 @@ flat() { tr -s '\t ' ' ' | tr '\n' ' '; }
 # the args run a script that creates $TMP/pub/hN ($0), then execs the rest.
 # find_holder N prints the PID of that sleep once $TMP/pub/hN exists.
 mkdir -m 1777 "$TMP/pub"
-holder() { local n=$1; shift; "$@" "$TMP/pub/h$n" "$TMP/sleep" 12$n & }
+holder() {
+	local n=$1
+	shift
+	"$@" "$TMP/pub/h$n" "$TMP/sleep" 12$n &
+	disown $! # kill_leftovers ends it: no "Killed" line from bash
+}
 find_holder() {
 	wait_for test -e "$TMP/pub/h$1" || return 1
 	pgrep -f "^$TMP/sleep 12$1\$"
@@ -95,6 +100,8 @@ is "$("$NSSPAWN" --join "$h3" --init="$PIDONE" -- sh -c 'ls "$0" | wc -l' "$buil
 	"--join PID --init=PATH runs pidone although PATH is hidden there"
 is "$("$NSSPAWN" --join "$h3" --init -- sh -c 'ls "$0" | wc -l' "$build" 2>&1)" 0 \
 	"--join PID --init (pidone next to nsspawn): the same"
+is "$(PATH="$build:$PATH" "$NSSPAWN" --join "$h3" --init=pidone -- sh -c 'ls "$0" | wc -l' "$build" 2>&1)" 0 \
+	"--init=NAME: looked up in PATH, and opened, before joining"
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$PIDONE" >"$TMP/init.sh"
 chmod 0755 "$TMP/init.sh"
 is "$("$NSSPAWN" --join "$h3" --init="$TMP/init.sh" -- true 2>&1)" \
