@@ -115,14 +115,6 @@ static bool fd_is_kept(int fd, const int *keep, unsigned nkeep)
 	return false;
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* Fallback without close_range: list /proc/self/fd with getdents64 into a stack
  * buffer (opendir would allocate). */
 static int fd_close_others_proc(const int *keep, unsigned nkeep)
@@ -140,7 +132,7 @@ static int fd_close_others_proc(const int *keep, unsigned nkeep)
 			long off = 0;
 
 			while (off < n) {
-				struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+				struct sys_dirent64 *d = (struct sys_dirent64 *)(buf + off);
 				const char *p = d->d_name;
 				int fd = 0;
 

@@ -51,6 +51,15 @@ struct ksigaction_saved {
 	unsigned long restorer;
 	uint64_t mask;
 };
+/* One record of getdents64(2): opendir() would allocate. */
+struct sys_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
 int sys_sigaction_ignore(int sig, struct ksigaction_saved *old);
 int sys_sigaction_default(int sig, struct ksigaction_saved *old);
 int sys_sigaction_restore(int sig, const struct ksigaction_saved *old);

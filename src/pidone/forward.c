@@ -3,7 +3,7 @@
 #include "forward.h"
 #include "log.h"
 #include "proc.h"
-#include "reaper.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -52,9 +52,12 @@ void forward_signal(struct pidone *st, int sig)
 		return;
 	}
 	if (st->child.exited) {
-		r = forward_to_all(st, to);
-		log_info("forwarded %s as %s to the remaining processes (%d)",
-			 sig_name(sig, orig, sizeof(orig)), sig_name(to, name, sizeof(name)), r);
+		struct sweep_report rep;
+
+		r = forward_to_all(st, to, false, &rep);
+		log_info("forwarded %s%s%s to the remaining processes (%d)",
+			 sig_name(sig, orig, sizeof(orig)), to != sig ? " as " : "",
+			 to != sig ? sig_name(to, name, sizeof(name)) : "", r);
 		return;
 	}
 	r = proc_signal(st->child.pidfd, st->child.pid, true, to, group);
@@ -67,13 +70,46 @@ void forward_signal(struct pidone *st, int sig)
 			 group ? "process group" : "PID", (int)st->child.pid);
 }
 
-int forward_to_all(struct pidone *st, int sig)
+void forward_shutdown(struct pidone *st, int sig)
 {
+	char name[SIG_NAME_LEN];
+	int to = st->cfg->rewrite[sig];
+
+	if (st->cfg->signal_all && to && !st->child.exited) {
+		struct sweep_report rep;
+		int r;
+
+		/* --signal-all: daemons that left the command's group (setsid) drain in the
+		 * same grace period instead of being killed when it ends. */
+		r = forward_to_all(st, to, to == SIGTERM, &rep);
+		if (r < 0)
+			log_warn("could not forward %s to every process: %s",
+				 sig_name(to, name, sizeof(name)), strerror(-r));
+		else
+			log_info("forwarded %s to every process (--signal-all)",
+				 sig_name(to, name, sizeof(name)));
+		return;
+	}
+	forward_signal(st, sig);
+	/* A stopped process cannot act on SIGTERM until it is continued. */
+	if (st->cfg->rewrite[sig] == SIGTERM)
+		forward_signal(st, SIGCONT);
+}
+
+int forward_to_all(struct pidone *st, int sig, bool cont, struct sweep_report *rep)
+{
+	int r;
+
+	memset(rep, 0, sizeof(*rep));
 	if (st->is_pid1) {
-		/* kill(-1) reaches every process of our PID namespace but ourselves. */
+		/* kill(-1) reaches every process of our PID namespace but ourselves, and
+		 * nothing outside it; forks cannot race it (the kernel holds the task list). */
 		if (kill(-1, sig) < 0)
 			return errno == ESRCH ? 0 : -errno;
+		if (cont && sig)
+			(void)kill(-1, SIGCONT);
 		return 1;
 	}
-	return reaper_signal_descendants(sig);
+	r = sweep_descendants(sig, cont, rep);
+	return r < 0 ? r : (int)rep->found;
 }

@@ -26,8 +26,14 @@ bool forward_is_from_tty(const struct pidone *st, const struct signalfd_siginfo 
  * child).  Once the command has exited, goes to every remaining process instead. */
 void forward_signal(struct pidone *st, int sig);
 
+/* forward_signal() for a shutdown signal: when it goes on as SIGTERM, SIGCONT follows. */
+void forward_shutdown(struct pidone *st, int sig);
+
+struct sweep_report;
 /* Sends sig to every process pidone is responsible for: all of its PID namespace as
- * PID 1, every descendant as a subreaper.  Returns how many were found, or -errno. */
-int forward_to_all(struct pidone *st, int sig);
+ * PID 1 (kill(-1)), every descendant as a subreaper (sweep.c), followed by SIGCONT when
+ * cont is set.  Returns how many were reached (1 for "some" as PID 1) and, as subreaper,
+ * fills in rep; -errno when the descendants cannot be found (no /proc, no descriptor). */
+int forward_to_all(struct pidone *st, int sig, bool cont, struct sweep_report *rep);
 
 #endif

@@ -11,7 +11,8 @@ src_pidone_libpidone_a_SOURCES = \
 	src/pidone/shutdown.c src/pidone/shutdown.h \
 	src/pidone/spawn.c src/pidone/spawn.h \
 	src/pidone/state.h \
-	src/pidone/status.c src/pidone/status.h
+	src/pidone/status.c src/pidone/status.h \
+	src/pidone/sweep.c src/pidone/sweep.h
 pidone_SOURCES = src/pidone/main.c
 pidone_LDADD = src/pidone/libpidone.a src/common/libcommon.a
 

@@ -14,12 +14,13 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum { FD_SIGNAL, FD_CHILD, FD_TIMER, FD_NOTIFY, FD_COUNT };
+enum { FD_SIGNAL, FD_CHILD, FD_NOTIFY, FD_COUNT };
 
 /* Handles one received signal; returns true when a reap is due. */
 static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
@@ -34,8 +35,14 @@ static bool handle_signal(struct pidone *st, const struct signalfd_siginfo *si)
 		log_debug("ignored %s", sig_name(sig, name, sizeof(name)));
 		return false;
 	case SIGCLASS_SHUTDOWN:
-		if (!st->cfg->pause && !forward_is_from_tty(st, si))
-			forward_signal(st, sig);
+		if (st->cfg->pause || forward_is_from_tty(st, si)) {
+			shutdown_begin(st, STOP_EXIT);
+			return false;
+		}
+		/* --stop-delay: held back, forwarded later by shutdown_on_time(). */
+		if (shutdown_delay(st, sig))
+			return false;
+		forward_shutdown(st, sig);
 		shutdown_begin(st, STOP_EXIT);
 		return false;
 	case SIGCLASS_POWEROFF:
@@ -75,16 +82,21 @@ static bool read_signals(struct pidone *st)
 }
 
 /* Waits for one signal in rt_sigtimedwait(2), which dequeues it as a read of the signalfd
- * would; returns true when a reap is due, -1 when the call is refused (seccomp). */
-static int wait_signal(struct pidone *st, ksigset_t blocked)
+ * would, for at most timeout ms (-1: no limit); returns true when a reap is due, -1 when
+ * the call is refused (seccomp). */
+static int wait_signal(struct pidone *st, ksigset_t blocked, int timeout)
 {
 	struct signalfd_siginfo ssi;
+	struct timespec ts;
 	siginfo_t si;
 	long sig;
 
-	sig = syscall(SYS_rt_sigtimedwait, &blocked, &si, NULL, sizeof(blocked));
+	ts.tv_sec = timeout / 1000;
+	ts.tv_nsec = (long)(timeout % 1000) * 1000000L;
+	sig = syscall(SYS_rt_sigtimedwait, &blocked, &si, timeout < 0 ? NULL : &ts,
+		      sizeof(blocked));
 	if (sig < 0)
-		return errno == EINTR ? 0 : -1;
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
 	memset(&ssi, 0, sizeof(ssi));
 	ssi.ssi_signo = (uint32_t)sig;
 	ssi.ssi_code = si.si_code;
@@ -109,61 +121,76 @@ static void finish_stop(struct pidone *st)
 /* poll(2) refuses more descriptors than RLIMIT_NOFILE, which can be lowered under us
  * (prlimit): then wait on the signalfd alone, at most 100 ms, and look at the others by
  * reading them (all non-blocking) instead of spinning on EINVAL. */
-static void poll_degraded(struct pollfd *pfd)
+static void poll_degraded(struct pollfd *pfd, int timeout)
 {
 	static bool warned;
-	uint64_t ticks;
 	int i;
 
 	if (!warned) {
 		warned = true;
 		log_warn("RLIMIT_NOFILE is below %d: checking events every 100 ms", FD_COUNT);
 	}
-	if (poll(&pfd[FD_SIGNAL], 1, 100) < 0)
-		(void)poll(NULL, 0, 100);
+	if (timeout < 0 || timeout > 100)
+		timeout = 100;
+	if (poll(&pfd[FD_SIGNAL], 1, timeout) < 0)
+		(void)poll(NULL, 0, timeout);
 	for (i = 0; i < FD_COUNT; i++)
 		pfd[i].revents = pfd[i].fd >= 0 ? POLLIN : 0;
-	if (pfd[FD_TIMER].fd >= 0 && read(pfd[FD_TIMER].fd, &ticks, sizeof(ticks)) != sizeof(ticks))
-		pfd[FD_TIMER].revents = 0;
 }
 
 int loop_run(struct pidone *st)
 {
 	struct pollfd pfd[FD_COUNT];
-	bool none_left = false, sigwait_ok;
+	bool sigwait_ok, reap = true, exit_seen = false;
 	ksigset_t blocked = 0;
 	int i;
 
-	/* While only a signal can wake us (no grace timer, no relay socket), we wait in
-	 * rt_sigtimedwait(2): one system call instead of poll(2) and read(2), so a forwarded
-	 * signal leaves sooner (bench/: signal latency).  The command's exit then shows as
-	 * SIGCHLD, which main() made sure is not ignored. */
+	/* While only a signal can wake us (no relay socket), we wait in rt_sigtimedwait(2):
+	 * one system call instead of poll(2) and read(2), so a forwarded signal leaves sooner
+	 * (bench/: signal latency).  The command's exit then shows as SIGCHLD, which main()
+	 * made sure is not ignored.  Either way the wait ends at the next shutdown deadline. */
 	sigwait_ok = sys_sigprocmask(SIG_BLOCK, NULL, &blocked) == 0;
 
+	/* Each round first acts on what is known, then waits: the command may have exited
+	 * before the loop began (reaper_setup() reaped it, and changing SIGCHLD's action
+	 * discarded its pending SIGCHLD). */
 	for (;;) {
-		bool reap = false;
+		int timeout;
 
-		memset(pfd, 0, sizeof(pfd)); /* revents too: gcc -fanalyzer loses them in a loop */
-		for (i = 0; i < FD_COUNT; i++) {
-			pfd[i].fd = -1;
-			pfd[i].events = POLLIN;
+		if (reap)
+			reaper_reap(st);
+		if (st->child.exited && !exit_seen && !st->cfg->pause) {
+			exit_seen = true;
+			shutdown_command_exited(st);
 		}
-		pfd[FD_SIGNAL].fd = st->sfd;
-		if (!st->child.exited)
-			pfd[FD_CHILD].fd = st->child.pidfd;
-		pfd[FD_TIMER].fd = st->tfd;
-		pfd[FD_NOTIFY].fd = st->notify_fd;
+		shutdown_on_time(st);
+		if (shutdown_done(st))
+			break;
 
-		if (sigwait_ok && st->tfd < 0 && st->notify_fd < 0) {
-			int r = wait_signal(st, blocked);
+		timeout = shutdown_timeout(st);
+		/* The command's exit was seen before its status could be read: a moment. */
+		if (st->exit_pending && (timeout < 0 || timeout > 1))
+			timeout = 1;
+		reap = st->exit_pending;
+		if (sigwait_ok && st->notify_fd < 0) {
+			int r = wait_signal(st, blocked, timeout);
 
 			if (r < 0)
 				sigwait_ok = false;
-			reap = r > 0;
+			reap |= r > 0;
 		} else {
-			if (poll(pfd, FD_COUNT, -1) < 0) {
+			memset(pfd, 0, sizeof(pfd)); /* revents too: -fanalyzer loses them */
+			for (i = 0; i < FD_COUNT; i++) {
+				pfd[i].fd = -1;
+				pfd[i].events = POLLIN;
+			}
+			pfd[FD_SIGNAL].fd = st->sfd;
+			if (!st->child.exited && !st->exit_pending)
+				pfd[FD_CHILD].fd = st->child.pidfd;
+			pfd[FD_NOTIFY].fd = st->notify_fd;
+			if (poll(pfd, FD_COUNT, timeout) < 0) {
 				if (errno == EINVAL) {
-					poll_degraded(pfd);
+					poll_degraded(pfd, timeout);
 				} else {
 					if (errno != EINTR)
 						log_error("poll: %m");
@@ -171,31 +198,16 @@ int loop_run(struct pidone *st)
 				}
 			}
 			if (pfd[FD_SIGNAL].revents & POLLIN)
-				reap = read_signals(st);
+				reap |= read_signals(st);
 			if (pfd[FD_CHILD].revents & POLLIN)
 				reap = true;
 			if (pfd[FD_NOTIFY].revents & POLLIN)
 				notify_relay(st);
 		}
 		if (st->cfg->pause && st->phase != PHASE_RUNNING) {
-			reaper_reap(st, false);
+			reaper_reap(st);
 			return 0;
 		}
-		if (reap) {
-			bool was_running = !st->child.exited;
-
-			none_left = reaper_reap(st, false) == 1;
-			if (was_running && st->child.exited)
-				shutdown_command_exited(st);
-			if (st->child.exited && !none_left)
-				none_left = reaper_reap(st, false) == 1;
-		}
-		if (pfd[FD_TIMER].revents & POLLIN) {
-			shutdown_grace_expired(st);
-			none_left = true;
-		}
-		if (shutdown_done(st, none_left))
-			break;
 	}
 	if (st->child.exited)
 		log_info("exiting");

@@ -39,13 +39,16 @@ static const char usage_text[] =
 	"  -q, --quiet           errors only\n"
 	"  -P, --pause           pause mode: run nothing, reap, exit 0 on SIGTERM/SIGINT\n"
 	"      --notify MODE     readiness: off, ready or relay\n"
+	"      --stop-delay D    hold a shutdown signal back for D (load balancer drain)\n"
+	"      --signal-all      shutdown signals go to every process, not only the group\n"
 	"  -V, --version         print the version\n"
 	"  -l, -L, --license     print the license\n"
 	"  -h, --help            print this help\n"
 	"\n"
 	"Environment: PIDONE_PGROUP, PIDONE_SINGLE_CHILD, PIDONE_REWRITE, PIDONE_REMAP_EXIT,\n"
 	"PIDONE_GRACE, PIDONE_WAIT_ALL, PIDONE_SUBREAPER, PIDONE_PDEATHSIG, PIDONE_WARN_REAP,\n"
-	"PIDONE_VERBOSITY, PIDONE_NOTIFY.  The command line wins.\n"
+	"PIDONE_VERBOSITY, PIDONE_NOTIFY, PIDONE_STOP_DELAY, PIDONE_SIGNAL_ALL.\n"
+	"The command line wins.\n"
 	"Exit status: COMMAND's; 128+N when killed by signal N; 125 setup failed;\n"
 	"126 COMMAND not executable; 127 COMMAND not found; 2 bad usage.\n";
 
@@ -209,7 +212,6 @@ int main(int argc, char **argv)
 	st.cfg = &cfg;
 	st.child.pid = -1;
 	st.child.pidfd = -1;
-	st.tfd = -1;
 	st.notify_fd = -1;
 	st.is_pid1 = getpid() == 1;
 	container = getenv("container");
@@ -237,11 +239,12 @@ int main(int argc, char **argv)
 			return fail("cannot start the command", -r);
 		if (r > 0) {
 			/* The child said why (spawn.c). */
-			reaper_reap(&st, true);
+			(void)reaper_wait_command(&st);
 			return status_for_exec_error(r);
 		}
 		notify_command_started(&st);
 	}
+	reaper_setup(&st);
 
 	/* Only after this point may pidone not die: the command depends on it. */
 	keep[0] = st.sfd;

@@ -14,6 +14,8 @@
 
 enum {
 	OPT_NOTIFY = CHAR_MAX + 1,
+	OPT_STOP_DELAY,
+	OPT_SIGNAL_ALL,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +32,8 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "pause", no_argument, NULL, 'P' },
 	{ "notify", required_argument, NULL, OPT_NOTIFY },
+	{ "stop-delay", required_argument, NULL, OPT_STOP_DELAY },
+	{ "signal-all", no_argument, NULL, OPT_SIGNAL_ALL },
 	{ "version", no_argument, NULL, 'V' },
 	{ "license", no_argument, NULL, 'l' },
 	{ "help", no_argument, NULL, 'h' },
@@ -250,6 +254,11 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 		return r;
 	if (r)
 		cfg->warn_reap = b;
+	/* A test hook, not an option: the suite runs once per way of reaping (reaper.c). */
+	if ((r = env_bool(ctx, "PIDONE_TEST_WAITID", &b)) < 0)
+		return r;
+	if (r)
+		cfg->test_waitid = b;
 	if ((r = env_verbosity(ctx, "PIDONE_VERBOSITY", &cfg->verbosity)) < 0)
 		return r;
 	v = ctx->getenv_fn("PIDONE_REWRITE");
@@ -265,6 +274,13 @@ static int apply_env_native(struct pidone_config *cfg, struct env_ctx *ctx)
 	 * whose engines pass no flags. */
 	if (v && *v)
 		cfg->cleanup = true;
+	v = ctx->getenv_fn("PIDONE_STOP_DELAY");
+	if (v && *v && duration_parse(v, &cfg->stop_delay_ms) < 0)
+		return env_error(ctx, "PIDONE_STOP_DELAY", v, "duration");
+	if ((r = env_bool(ctx, "PIDONE_SIGNAL_ALL", &b)) < 0)
+		return r;
+	if (r)
+		cfg->signal_all = b;
 	v = ctx->getenv_fn("PIDONE_PDEATHSIG");
 	if (v && *v && (cfg->pdeathsig = sig_parse(v, false)) < 0)
 		return env_error(ctx, "PIDONE_PDEATHSIG", v, "signal");
@@ -391,6 +407,14 @@ int opts_parse(struct pidone_config *cfg, int argc, char **argv, opts_getenv_fn 
 			break;
 		case 'P':
 			cfg->pause = true;
+			break;
+		case OPT_STOP_DELAY:
+			if (duration_parse(optarg, &cfg->stop_delay_ms) < 0)
+				return usage_error(err, errlen, "invalid duration '%s' for %s", optarg,
+						   "--stop-delay (use e.g. 5, 5s, 500ms, 1m)");
+			break;
+		case OPT_SIGNAL_ALL:
+			cfg->signal_all = true;
 			break;
 		case OPT_NOTIFY:
 			if (parse_notify(optarg, &cfg->notify) < 0)

@@ -50,9 +50,12 @@ struct pidone_config {
 	bool warn_reap;
 	bool pause;
 	bool subreaper;     /* accepted for compatibility; automatic when not PID 1 */
+	bool test_waitid;   /* test hook PIDONE_TEST_WAITID: always reap with waitid() */
 	int verbosity;
 	int pdeathsig;
 	uint64_t grace_ms;
+	uint64_t stop_delay_ms; /* --stop-delay: hold a shutdown signal back this long */
+	bool signal_all;        /* --signal-all: shutdown signals go to everyone, not the group */
 	enum notify_mode notify;
 	uint8_t rewrite[SIG_MAX + 1]; /* signal -> signal to forward; 0 drops it */
 	uint8_t remap_exit[32];       /* bitmap of exit codes turned into 0 */

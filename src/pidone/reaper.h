@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Reaping every exited child, and finding every descendant of a subreaper. */
+/* Reaping every exited child. */
 #ifndef PIDONE_REAPER_H
 #define PIDONE_REAPER_H
 
@@ -7,13 +7,19 @@
 
 #include "state.h"
 
-/* Reaps every child that has exited, without blocking (unless block is set, then it
- * waits until none is left).  Records the command's status in st->child.
- * Returns 1 when pidone has no child left at all, 0 otherwise. */
-int reaper_reap(struct pidone *st, bool block);
+/* Chooses how children are reaped (once the command runs): by the kernel itself, with the
+ * command's status from its pidfd, where the kernel and the options allow; else waitid(). */
+void reaper_setup(struct pidone *st);
 
-/* Sends sig to every descendant of pidone (depth-first over /proc/PID/task/TID/children).
- * Returns how many processes were signalled, or -errno when /proc cannot be read. */
-int reaper_signal_descendants(int sig);
+/* Reaps every child that has exited, without blocking, and records the command's status
+ * in st->child.  Sets st->exit_pending when the command has exited but its status is not
+ * readable yet (look again in a moment). */
+void reaper_reap(struct pidone *st);
+
+/* Waits for the command alone (after a failed exec) and records its status. */
+int reaper_wait_command(struct pidone *st);
+
+/* True while pidone has a child, exited or not. */
+bool reaper_children_left(void);
 
 #endif

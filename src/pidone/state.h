@@ -14,7 +14,7 @@ enum phase {
 	PHASE_RUNNING,  /* the command runs */
 	PHASE_STOPPING, /* a shutdown signal came; the grace timer runs */
 	PHASE_CLEANUP,  /* the command has exited; the leftovers are being stopped */
-	PHASE_KILLING,  /* the grace period is over; everything gets SIGKILL */
+	PHASE_KILLING,  /* the grace period is over; SIGKILL until nobody is left or time is up */
 };
 
 enum stop_kind {
@@ -38,11 +38,21 @@ struct pidone {
 	bool is_pid1;
 	bool tty_handed;   /* the child's group owns the terminal's foreground */
 	bool in_nspawn;    /* PID 1 of a systemd-nspawn container */
+	bool kernel_reaps; /* SA_NOCLDWAIT: the kernel releases children (reaper.c) */
+	bool exit_pending; /* the command exited, its status is not readable yet */
 	enum phase phase;
 	enum stop_kind stop;
 	int sfd;           /* signalfd */
-	int tfd;           /* grace timerfd, -1 until needed */
 	int notify_fd;     /* relay socket, -1 when not relaying */
+	/* Shutdown timing, in CLOCK_MONOTONIC milliseconds (0: none).  No timerfd: a deadline
+	 * costs no descriptor, and the loop's wait takes the time left as its timeout. */
+	long long deadline;  /* end of the grace period, then of the wait after SIGKILL */
+	long long next_tick; /* next look at what sends no event (see shutdown.c) */
+	long long delay_until; /* --stop-delay: when the held-back signal goes on */
+	int delayed_sig;     /* the shutdown signal held back, 0 when none */
+	bool grace_started;
+	bool gave_up;        /* the wait after SIGKILL is over: leave what is left */
+	bool others_only;    /* PID 1 with no child left but processes that joined from outside */
 	ksigset_t orig_mask;
 	struct ksigaction_saved orig_ttin, orig_ttou, orig_chld;
 };

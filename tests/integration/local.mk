@@ -11,7 +11,9 @@ pidone_scenarios = \
 	tests/integration/pidone-shutdown.sh \
 	tests/integration/pidone-env.sh \
 	tests/integration/pidone-personalities.sh \
-	tests/integration/pidone-childstate.sh
+	tests/integration/pidone-childstate.sh \
+	tests/integration/pidone-waitid.sh \
+	tests/integration/pidone-stop.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk

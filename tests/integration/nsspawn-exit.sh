@@ -32,11 +32,14 @@ is "$(cat "$TMP/status")" "signal 9" "PID 1 SIGKILLed from outside: nsspawn dies
 is "$("$FIXTURES/ns-status" "$NSSPAWN" -m -- sh -c 'kill -TERM $$')" "signal 15" \
 	"a command killed by SIGTERM: nsspawn dies of SIGTERM"
 
-# forward_once ARGS...: sigrec under nsspawn receives TERM then HUP, sent to nsspawn.
+# forward_once N ARGS...: sigrec under nsspawn receives TERM then HUP, sent to nsspawn,
+# and exits after N signals.
 forward_once() {
+	local n=$1
+	shift
 	rm -f "$TMP/rec" "$TMP/ready"
 	"$FIXTURES/ns-status" -p "$TMP/nsp.pid" "$NSSPAWN" "$@" -- \
-		"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 2 -t 10 >"$TMP/status" &
+		"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n "$n" -t 10 >"$TMP/status" &
 	st=$!
 	wait_for test -e "$TMP/ready"
 	nsp=$(cat "$TMP/nsp.pid")
@@ -45,12 +48,13 @@ forward_once() {
 	kill -HUP "$nsp"
 	wait "$st"
 }
-forward_once
+forward_once 2
 is "$(cat "$TMP/rec" | tr '\n' ' ')" "child 15 child 1 " \
 	"SIGTERM and SIGHUP sent to nsspawn reach the command (PID 1) once each"
 is "$(cat "$TMP/status")" "exit 0" "and nsspawn exits with the command's code"
-forward_once --init="$PIDONE"
-is "$(cat "$TMP/rec" | tr '\n' ' ')" "child 15 child 1 " "the same through --init (pidone)"
+# pidone continues a stopped command after a shutdown's SIGTERM: SIGCONT comes second.
+forward_once 3 --init="$PIDONE"
+is "$(cat "$TMP/rec" | tr '\n' ' ')" "child 15 child 18 child 1 " "the same through --init (pidone, which adds SIGCONT)"
 
 rm -f "$TMP/rec" "$TMP/ready"
 "$NSSPAWN" -- "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 1 -t 10 -e 3 &

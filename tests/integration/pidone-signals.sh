@@ -81,4 +81,5 @@ kill -CHLD $PID
 sleep 0.3
 kill -TERM $PID
 wait $PID
-is "$(cat "$TMP/chld.out")" "child 15" "SIGCHLD sent to pidone is not forwarded"
+# SIGCONT may follow the SIGTERM (a shutdown continues a stopped command): not counted.
+is "$(grep -v "child $(kill -l CONT)" "$TMP/chld.out")" "child 15" "SIGCHLD sent to pidone is not forwarded"

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# pidone reaps in one of two ways (docs/design.md, "Reaping"): the kernel releases every
+# child (SA_NOCLDWAIT, the command's status from PIDFD_INFO_EXIT) where the kernel allows
+# it, else the waitid() loop.  The other pidone scenarios run the first way on this kernel;
+# this script runs each of them again with the test hook PIDONE_TEST_WAITID=1, which
+# forces the second, and reports their checks as its own (issue 16).
+. "$TESTLIB"
+tests=$(cd "$(dirname "$0")/.." && pwd)
+scenarios="integration/pidone-exit-codes.sh integration/pidone-reaping.sh
+	integration/pidone-signals.sh integration/pidone-tty.sh integration/pidone-fallback.sh
+	integration/pidone-fds.sh integration/pidone-shutdown.sh integration/pidone-env.sh
+	integration/pidone-personalities.sh integration/pidone-childstate.sh
+	hardening/fault-fds.sh hardening/fault-fork.sh hardening/pid-reuse.sh"
+
+out=$(PIDONE_TEST_WAITID=1 "$PIDONE" -v -- true 2>&1)
+case "$out" in *"reaping: the kernel"*) r=1 ;; *) r=0 ;; esac
+ok $r "PIDONE_TEST_WAITID=1 keeps pidone on the waitid() loop"
+
+for s in $scenarios; do
+	PIDONE_TEST_WAITID=1 bash "$tests/$s" >"$TMP/out" 2>/dev/null
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) ok 0 "waitid: $s: ${line#ok * - }" ;;
+		"not ok "*) ok 1 "waitid: $s: ${line#not ok * - }" ;;
+		"1..0 # SKIP"*) ok 1 "waitid: $s was skipped: ${line#*SKIP }" ;;
+		esac
+	done <"$TMP/out"
+done
+# The plan comes last: it is the sum of the scenarios' own.
+plan $tap_n
