@@ -7,13 +7,13 @@ require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 8
+plan 10
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
 export PIDONE_STATIC
 start=$(date +%s)
-timeout 120 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
+timeout 600 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
 is "$?" 0 "bench/run.sh --quick succeeds"
 [ $? = 0 ] || sed 's/^/# /' "$TMP/stderr"
 elapsed=$(($(date +%s) - start))
@@ -38,3 +38,10 @@ if [ -x "$PIDONE_STATIC" ]; then
 else
 	echo "ok 8 # SKIP pidone-static not built"
 fi
+
+# The versions identify each binary (version, size, hash), not where it lay on this machine.
+versions=$(sed -n '/^Versions:/,$p' "$TMP/bench.md" | grep '^- ')
+[ -n "$versions" ] && ! grep -q '/' <<<"$(sed 's/git\.[0-9a-f]*//' <<<"$versions")"
+ok $? "the Versions list names no path"
+! grep -v -q ' bytes, SHA-256 [0-9a-f]\{16\}$' <<<"$versions"
+ok $? "each binary is listed with its size and hash"
