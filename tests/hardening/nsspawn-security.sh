@@ -8,7 +8,7 @@
 . "$TESTLIB"
 require_root
 [ -x "${NSSPAWN:-}" ] || skip_all "nsspawn not built"
-plan 22
+plan 23
 at_exit kill_leftovers
 chmod 0755 "$TMP" # the unprivileged runs below must reach their binaries
 
@@ -49,7 +49,11 @@ out=$(setpriv --groups 4,6,10 --bounding-set -setgid -- "$NSSPAWN" --uid 65534 -
 is "$?/$out" "125/nsspawn: cannot clear the supplementary groups: needs CAP_SETGID" \
 	"without CAP_SETGID, --uid does not run the command with the caller's groups"
 is "$(setpriv --groups 4,6,10 -- "$NSSPAWN" --uid 65534 -- id -G)" 65534 \
-	"control: with it, the command has its own group only"
+	"with CAP_SETGID, the command has the group of uid 65534 only (not gid 0, not the caller's)"
+# --cap-add as another uid adds the named capability and nothing else (issue 14, item 2:
+# it used to fill every set, ambient included).
+is "$("$NSSPAWN" --uid 65534 --cap-add net_bind_service -- grep -E '^Cap(Prm|Eff|Amb)' /proc/self/status | cut -f2 | sort -u)" \
+	0000000000000400 "--uid 65534 --cap-add net_bind_service: CAP_NET_BIND_SERVICE alone (permitted, effective, ambient)"
 capeff() { sed -n 's/^CapEff:\t*//p'; }
 cp "$(command -v cat)" "$TMP/cap-cat"
 if setcap cap_net_raw+ep "$TMP/cap-cat" 2>/dev/null; then

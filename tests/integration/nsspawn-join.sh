@@ -15,6 +15,9 @@ cp "$(command -v sleep)" "$TMP/sleep"
 
 PROBE=(grep -E '^(Uid|Gid|Groups|CapEff):' /proc/self/status)
 flat() { tr -s '\t ' ' ' | tr '\n' ' '; }
+# Conditions for wait_for, evaluated anew at every try.
+own_userns() { [ "$(readlink "/proc/$1/ns/user")" != "$(readlink /proc/self/ns/user)" ]; }
+asleep() { [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" = S ]; }
 
 # holder N UNSHARE-ARGS...: starts "UNSHARE-ARGS... $TMP/sleep 12N" in the background;
 # the args run a script that creates $TMP/pub/hN ($0), then execs the rest.
@@ -53,7 +56,7 @@ holder 2 unshare -U --keep-caps -p -m -f --mount-proc sh -c '
 	exec setpriv --reuid 0 --regid 0 --clear-groups -- sh -c "touch \"\$0\"; exec \"\$@\"" "$0" "$@"'
 u=$!
 # The map can be written once unshare is in its new user namespace.
-wait_for test "$(readlink /proc/$u/ns/user)" != "$(readlink /proc/self/ns/user)"
+wait_for own_userns $u
 echo "0 100000 65536" >/proc/$u/uid_map
 echo "0 100000 65536" >/proc/$u/gid_map
 h2=$(find_holder 2)
@@ -70,7 +73,7 @@ is "$got" "Uid: 1000 1000 1000 1000 Gid: 1001 1001 1001 1001 Groups:  CapEff: 00
 
 # 3. --join-ns on things that are not namespaces: refused without opening them.
 mkfifo "$TMP/fifo"
-err=$(timeout 30 "$NSSPAWN" --join-ns "$TMP/fifo" -- true 2>&1)
+err=$(timeout 120 "$NSSPAWN" --join-ns "$TMP/fifo" -- true 2>&1)
 is "$?" 125 "--join-ns FIFO (no writer): refused at once, not blocked in open()"
 is "$err" "nsspawn: $TMP/fifo is not a namespace file: give /proc/PID/ns/NAME or a bind mount of one" \
 	"with the usual line"
@@ -78,7 +81,7 @@ mkfifo "$TMP/fifo2"
 (exec 3>"$TMP/fifo2"; touch "$TMP/opened") &
 writer=$!
 # Asleep: the only place the writer can sleep is its open() of the FIFO.
-wait_for test "$(sed 's/.*) //' /proc/$writer/stat | cut -c1)" = S
+wait_for asleep $writer
 "$NSSPAWN" --join-ns "$TMP/fifo2" -- true 2>/dev/null
 is "$?" 125 "--join-ns FIFO with a writer waiting: refused"
 ok "$([ ! -e "$TMP/opened" ]; echo $?)" "and the writer is still waiting: nsspawn never opened it"

@@ -12,12 +12,12 @@ gone() { [ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" 
 
 # A long-running command whose command line names $TMP, so that kill_leftovers finds
 # it (and only it) whatever happens.
-HOLD=("$FIXTURES/sigrec" -o "$TMP/hold" -t 60)
+HOLD=("$FIXTURES/sigrec" -o "$TMP/hold" -t 1000)
 at_exit kill_leftovers
 
 # start_under_parent FLAGS...: a shell ($0 is $TMP) that runs nsspawn; sets parent,
-# nsp and cmd, and waits for $settle when set.  Everything runs under pidone -W, a subreaper that reaps what the
-# test kills and signals nobody.
+# nsp and cmd, and waits for $settle when set.  Everything runs under pidone -W, a
+# subreaper that reaps what the test kills and signals nobody.
 start_under_parent() {
 	"$PIDONE" -W -- sh -c '"$NSSPAWN" "$@"; :' "$TMP" "$@" -- "${HOLD[@]}" &
 	reaper=$!
@@ -59,13 +59,16 @@ cp "$(command -v sh)" "$TMP/suid-sh"
 chmod 4755 "$TMP/suid-sh"
 chmod 0755 "$TMP"
 settle=$TMP/up
-HOLD=("$TMP/suid-sh" -p -c '[ "$(id -u)" = 0 ] && touch "$0"; exec "$1" 60' "$TMP/up" "$TMP/sleep")
+HOLD=("$TMP/suid-sh" -p -c '[ "$(id -u)" = 0 ] && touch "$0"; exec "$1" 1000' "$TMP/up" "$TMP/sleep")
 cp "$(command -v sleep)" "$TMP/sleep"
 for init in "" "--init=$PIDONE"; do
 	rm -f "$TMP/up"
 	start_under_parent --die-with-parent --uid 65534 $init
 	# With --init the setuid command is pidone's child, not nsspawn's.
-	[ -n "$init" ] && cmd=$(pgrep -f "^$TMP/sleep")
+	if [ -n "$init" ]; then
+		wait_for pgrep -P "$cmd" >/dev/null
+		cmd=$(pgrep -P "$cmd")
+	fi
 	ok "$([ -e "$TMP/up" ]; echo $?)" "${init:+$init: }the command runs setuid (euid 0)"
 	kill -KILL "$parent"
 	wait_for gone "$cmd"
