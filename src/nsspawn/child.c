@@ -89,6 +89,26 @@ static bool groups_are(const gid_t *want, unsigned n)
 	return true;
 }
 
+/* Reads the identity back: the command runs only as exactly the one asked for. */
+static void verify_identity(const struct child_ctx *ctx)
+{
+	const struct ns_config *cfg = ctx->cfg;
+	uid_t r, e, s;
+	gid_t rg, eg, sg;
+
+	if (cfg->set_uid && (getresuid(&r, &e, &s) < 0 || r != cfg->uid || e != cfg->uid ||
+			     s != cfg->uid))
+		fail_at(ctx, CHILD_IDS_VERIFY, 0, -1, 0, 125);
+	if (cfg->set_gid && (getresgid(&rg, &eg, &sg) < 0 || rg != cfg->gid || eg != cfg->gid ||
+			     sg != cfg->gid))
+		fail_at(ctx, CHILD_IDS_VERIFY, 0, -1, 1, 125);
+	/* The groups asked for, or none; where setgroups is denied, the caller's stay
+	 * (accepted above). */
+	if (!groups_are(cfg->groups, cfg->set_groups ? cfg->ngroups : 0) &&
+	    !(!cfg->set_groups && setgroups_denied()))
+		fail_at(ctx, CHILD_IDS_VERIFY, 0, -1, 2, 125);
+}
+
 static void switch_identity(const struct child_ctx *ctx, bool keep_caps)
 {
 	const struct ns_config *cfg = ctx->cfg;
@@ -117,6 +137,7 @@ static void switch_identity(const struct child_ctx *ctx, bool keep_caps)
 		check(ctx, CHILD_GID, neg_errno(setresgid(cfg->gid, cfg->gid, cfg->gid)));
 	if (cfg->set_uid)
 		check(ctx, CHILD_UID, neg_errno(setresuid(cfg->uid, cfg->uid, cfg->uid)));
+	verify_identity(ctx);
 }
 
 /* The capabilities, around the identity switch (see caps_target() for the result). */

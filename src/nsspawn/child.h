@@ -21,6 +21,7 @@ enum child_step {
 	CHILD_GROUPS_CLEAR,
 	CHILD_GID,
 	CHILD_UID,
+	CHILD_IDS_VERIFY,    /* detail: 0 uid, 1 gid, 2 supplementary groups */
 	CHILD_CAPS,          /* cap: the ambient capability refused, or -1 */
 	CHILD_CAPS_VERIFY,   /* cap; detail: the set that differs from the request */
 	CHILD_NO_NEW_PRIVS,

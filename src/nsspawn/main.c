@@ -372,6 +372,10 @@ static int child_failed(const struct ns_config *cfg, char **argv, const struct c
 		if (rep->err == EPERM)
 			return fail("cannot switch to uid %u: needs CAP_SETUID", (unsigned)cfg->uid);
 		return fail("cannot switch to uid %u: %s", (unsigned)cfg->uid, e);
+	case CHILD_IDS_VERIFY:
+		return fail("the %s %s not as requested after setting %s: report a bug",
+			    rep->detail == 0 ? "uid" : rep->detail == 1 ? "gid" : "supplementary groups",
+			    rep->detail == 2 ? "are" : "is", rep->detail == 2 ? "them" : "it");
 	case CHILD_CAPS:
 		if (rep->cap >= 0)
 			return fail("cannot make %s ambient: %s", cap, e);
