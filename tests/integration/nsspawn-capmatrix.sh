@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The privilege matrix of nsspawn(1) (issue 14, items 1-4).  For root and for an
-# unprivileged caller (uid 65534, which needs -U), with nsspawn's bounding set full or
-# without CAP_SETPCAP and CAP_SETGID, for --uid absent or 65534, and for the five
+# unprivileged caller (uid 65534, which needs -U), with nsspawn's bounding set full,
+# without CAP_SETPCAP, without CAP_SETGID or without both, for --uid absent or 65534, and
+# for the five
 # capability requests, the command's five capability sets, uid, gid and groups are
 # exactly the documented ones, or nsspawn exits 125 with one line.  Every row is run
 # through setpriv(1) too: they agree except where nsspawn(1) says they differ.
@@ -17,7 +18,17 @@ SETGID=$((1 << 6)) SETPCAP=$((1 << 8)) NBS=$((1 << 10)) NETRAW=$((1 << 13))
 # some capability); in a new user namespace, every capability the kernel knows.
 ROOTBND=$((0x$(sed -n 's/^CapBnd:\t*//p' /proc/self/status)))
 KALL=$(((1 << (last + 1)) - 1))
-REDUCED=$((ROOTBND & ~(SETPCAP | SETGID)))
+# The bounding set nsspawn starts with as root, for each state of the matrix.
+bound() {
+	case $1 in
+	full) echo $ROOTBND ;;
+	-setpcap) echo $((ROOTBND & ~SETPCAP)) ;;
+	-setgid) echo $((ROOTBND & ~SETGID)) ;;
+	-both) echo $((ROOTBND & ~(SETPCAP | SETGID))) ;;
+	esac
+}
+lacks_setpcap() { [ "$1" = -setpcap ] || [ "$1" = -both ]; }
+lacks_setgid() { [ "$1" = -setgid ] || [ "$1" = -both ]; }
 
 PROBE=(grep -E '^(Uid|Gid|Groups|Cap(Inh|Prm|Eff|Bnd|Amb)):' /proc/self/status)
 
@@ -50,14 +61,14 @@ refused() { echo "exit 125: nsspawn: $*"; }
 expect() {
 	local caller=$1 bnd=$2 uid=$3 req=$4 F id groups
 	if [ "$caller" = root ]; then
-		F=$ROOTBND
-		[ "$bnd" = reduced ] && F=$REDUCED
+		F=$(bound "$bnd")
 		groups=4,6,10 # the caller's, kept when there is no identity switch
 	else
 		F=$KALL # a new user namespace starts with every capability, whatever ours
 		groups=65534,65534,65534 # the caller's, unmapped: the kernel forbids setgroups
 	fi
-	if [ "$caller/$bnd" = root/reduced ]; then
+	# The bounding set is shrunk before the identity switch: its refusal comes first.
+	if [ "$caller" = root ] && lacks_setpcap "$bnd"; then
 		case $req in
 		drop-all | drop-all+add)
 			refused "cannot drop CAP_CHOWN from the bounding set: needs CAP_SETPCAP"
@@ -66,10 +77,10 @@ expect() {
 			refused "cannot drop CAP_NET_RAW from the bounding set: needs CAP_SETPCAP"
 			return ;;
 		esac
-		if [ "$uid" = 65534 ]; then
-			refused "cannot clear the supplementary groups: needs CAP_SETGID"
-			return
-		fi
+	fi
+	if [ "$caller" = root ] && lacks_setgid "$bnd" && [ "$uid" = 65534 ]; then
+		refused "cannot clear the supplementary groups: needs CAP_SETGID"
+		return
 	fi
 	if [ "$uid" = - ]; then
 		id="uid=0 gid=0 groups=$groups"
@@ -126,7 +137,10 @@ sp_opts() {
 caller() {
 	local who=$1 bnd=$2 b=()
 	shift 2
-	[ "$bnd" = reduced ] && b=(--bounding-set -setpcap,-setgid)
+	case $bnd in
+	-setpcap | -setgid) b=(--bounding-set "$bnd") ;;
+	-both) b=(--bounding-set -setpcap,-setgid) ;;
+	esac
 	if [ "$who" = root ]; then
 		setpriv --groups 4,6,10 "${b[@]}" -- "$@"
 	else
@@ -134,10 +148,10 @@ caller() {
 	fi
 }
 
-plan 85
+plan 165
 table=""
 for who in root user; do
-	for bnd in full reduced; do
+	for bnd in full -setpcap -setgid -both; do
 		for uid in - 65534; do
 			for req in none drop-all drop-net_raw add drop-all+add; do
 				# shellcheck disable=SC2046
@@ -171,14 +185,15 @@ for who in root user; do
 				sgot=$(observe caller $who $bnd "${sp[@]}" -- "${PROBE[@]}")
 				case $want in
 				"exit 125: "*)
-					# A refusal: setpriv refuses too, except that without
-					# CAP_SETPCAP it leaves the bounding set as it is and
-					# says nothing (libcap-ng's capng_apply).
-					if [ "$uid" = - ] && [ "$req" != none ] && [ "$req" != add ]; then
+					# A refusal.  Without CAP_SETGID setpriv refuses the
+					# uid switch too (exit 127); without CAP_SETPCAP it
+					# leaves the bounding set as it is and says nothing
+					# (libcap-ng's capng_apply), exit 0.
+					if ! { [ "$uid" = 65534 ] && lacks_setgid "$bnd"; }; then
 						rel="setpriv: exit 0, bounding set unchanged"
 						case $sgot in
 						"exit "*) r=1 ;;
-						*"bnd=$(printf %016x $REDUCED) "*) r=0 ;;
+						*"bnd=$(printf %016x "$(bound "$bnd")") "*) r=0 ;;
 						*) r=1 ;;
 						esac
 					else
@@ -191,7 +206,7 @@ for who in root user; do
 					is "$sgot" "$got" "$row: the same as ${sp[*]}" ;;
 				esac
 				table="$table
-# $(printf '%-5s %-7s %-5s %-12s' $who $bnd "$uid" $req) ${got#exit 125: nsspawn: } [$rel]"
+# $(printf '%-5s %-8s %-5s %-12s' $who $bnd "$uid" $req) ${got#exit 125: nsspawn: } [$rel]"
 			done
 		done
 	done
