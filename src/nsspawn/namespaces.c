@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -75,10 +76,20 @@ static int ns_differs(pid_t pid, const char *file, bool *differs)
 	return 0;
 }
 
+/* Before entering another user namespace: drop our supplementary groups while we
+ * still may, as nsenter does.  Inside, setgroups(2) may be denied, and the caller's
+ * groups must not follow the command there.  Failing is fine (an unprivileged
+ * caller): the child tries again inside and refuses to keep them where it matters. */
+static void drop_groups_before_userns(void)
+{
+	if (setgroups(0, NULL) < 0)
+		(void)0;
+}
+
 int ns_join_pid(pid_t pid, uint64_t *joined)
 {
 	int fds[NS_NTYPES];
-	uint64_t types[NS_NTYPES], flags = 0;
+	uint64_t types[NS_NTYPES], flags = 0, entered;
 	unsigned i, n = 0, failed;
 	char path[64];
 	bool differs = false;
@@ -99,6 +110,8 @@ int ns_join_pid(pid_t pid, uint64_t *joined)
 	}
 	if (!flags)
 		return 0;
+	if (flags & CLONE_NEWUSER)
+		drop_groups_before_userns();
 
 	pidfd = sys_pidfd_open(pid);
 	if (pidfd >= 0) {
@@ -128,7 +141,7 @@ int ns_join_pid(pid_t pid, uint64_t *joined)
 		}
 		types[n++] = ns_types[i].flag;
 	}
-	r = ns_join_fds(fds, types, n, &failed);
+	r = ns_join_fds(fds, types, n, &failed, &entered);
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	if (r == 0)
@@ -139,22 +152,31 @@ int ns_join_pid(pid_t pid, uint64_t *joined)
 int ns_open_file(const char *path, uint64_t *type)
 {
 	struct statfs sfs;
-	int fd, t;
+	char self[32];
+	int fd, nsfd, t;
 
 	*type = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_PATH opens nothing: a FIFO does not block, a device is not touched.  Only a
+	 * file of the namespace file system is then opened for real, through our own
+	 * descriptor, so that the path cannot change in between. */
+	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	t = ioctl(fd, NS_GET_NSTYPE);
-	if (t > 0) {
-		*type = (uint64_t)t;
-		return fd;
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != NSFS_MAGIC) {
+		close(fd);
+		return -ENOTTY;
 	}
-	/* Before Linux 4.11 there is no NS_GET_NSTYPE: the file system tells. */
-	if (fstatfs(fd, &sfs) == 0 && sfs.f_type == NSFS_MAGIC)
-		return fd;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	nsfd = open(self, O_RDONLY | O_CLOEXEC);
+	t = nsfd < 0 ? -errno : 0;
 	close(fd);
-	return -ENOTTY;
+	if (nsfd < 0)
+		return t;
+	/* NS_GET_NSTYPE: Linux 4.11 and later; before, the type stays 0 (any). */
+	t = ioctl(nsfd, NS_GET_NSTYPE);
+	if (t > 0)
+		*type = (uint64_t)t;
+	return nsfd;
 }
 
 /* True when fd is the user namespace we are already in: setns() would refuse it. */
@@ -167,10 +189,12 @@ static bool is_own_userns(int fd)
 	return theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino;
 }
 
-int ns_join_fds(const int *fds, const uint64_t *types, unsigned n, unsigned *failed)
+int ns_join_fds(const int *fds, const uint64_t *types, unsigned n, unsigned *failed,
+		uint64_t *entered)
 {
 	unsigned pass, i;
 
+	*entered = 0;
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < n; i++) {
 			bool user = types[i] == CLONE_NEWUSER;
@@ -179,10 +203,14 @@ int ns_join_fds(const int *fds, const uint64_t *types, unsigned n, unsigned *fai
 				continue;
 			if (user && is_own_userns(fds[i]))
 				continue;
+			if (user)
+				drop_groups_before_userns();
 			if (setns(fds[i], (int)types[i]) < 0) {
 				*failed = i;
 				return -errno;
 			}
+			/* Type 0 (a kernel without NS_GET_NSTYPE): whatever it was. */
+			*entered |= types[i] ? types[i] : CLONE_NEWUSER | CLONE_NEWNS;
 		}
 	}
 	return 0;

@@ -283,6 +283,21 @@ int opts_parse(struct ns_config *cfg, int argc, char **argv, char *err, unsigned
 			return -EINVAL;
 		}
 	}
+	/* --uid alone: the user's own group, as su, runuser and gosu take it, never the
+	 * caller's (root's) group.  A uid without an entry has no group to take. */
+	if (cfg->set_uid && !cfg->set_gid) {
+		struct passwd *pw = getpwuid(cfg->uid);
+		char uid[16];
+
+		if (!pw) {
+			snprintf(uid, sizeof(uid), "%u", (unsigned)cfg->uid);
+			return usage_error(err, errlen, "uid %s has no entry in the user database: %s",
+					   uid, "give --gid too");
+		}
+		cfg->gid = pw->pw_gid;
+		cfg->set_gid = true;
+		cfg->gid_of_uid = true;
+	}
 	if (!(cfg->clone_flags & selecting) && !cfg->join_pid && !cfg->njoin_ns)
 		cfg->clone_flags |= CLONE_NEWPID | CLONE_NEWNS;
 	if (cfg->hostname)

@@ -44,6 +44,7 @@ struct ns_config {
 	uid_t map_uid;             /* the caller's uid inside a new user namespace */
 	gid_t map_gid;
 	bool set_uid, set_gid, set_groups;
+	bool gid_of_uid;           /* gid is the group of --uid (no --gid given) */
 	uid_t uid;
 	gid_t gid;
 	gid_t groups[NS_GROUPS_MAX];

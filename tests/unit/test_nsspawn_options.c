@@ -76,6 +76,23 @@ Test(nsspawn_options, identity_and_privileges)
 	cr_assert_eq(cfg.uid, 0);
 }
 
+/* --uid alone takes the user's own group from the user database, never the caller's;
+ * a uid without an entry needs --gid. */
+Test(nsspawn_options, uid_without_gid)
+{
+	cr_assert_eq(PARSE("nsspawn", "--uid", "root", "cmd"), 0);
+	cr_assert(cfg.set_gid && cfg.gid == 0 && cfg.gid_of_uid);
+	cr_assert_eq(PARSE("nsspawn", "--uid", "0", "--gid", "7", "cmd"), 0);
+	cr_assert(cfg.gid == 7 && !cfg.gid_of_uid);
+	/* 4294967294 is the largest uid; no user database has it. */
+	cr_assert_eq(PARSE("nsspawn", "--uid", "4294967294", "cmd"), -EINVAL);
+	cr_assert_str_eq(err, "uid 4294967294 has no entry in the user database: give --gid too");
+	cr_assert_eq(PARSE("nsspawn", "--uid", "4294967294", "--gid", "5", "cmd"), 0);
+	cr_assert(cfg.set_uid && cfg.uid == 4294967294U && cfg.gid == 5);
+	cr_assert_eq(PARSE("nsspawn", "--gid", "5", "cmd"), 0);
+	cr_assert(!cfg.set_uid && cfg.set_gid);
+}
+
 Test(nsspawn_options, bad_input_names_cause_and_fix)
 {
 	cr_assert_eq(PARSE("nsspawn"), -EINVAL);
@@ -120,4 +137,76 @@ Test(nsspawn_caps, unknown_names)
 	cr_assert_eq(caps_parse("chown,,kill", &m, bad, sizeof(bad)), -EINVAL);
 	cr_assert_eq(caps_parse("", &m, bad, sizeof(bad)), -EINVAL);
 	cr_assert_eq(caps_parse("12345", &m, bad, sizeof(bad)), -EINVAL);
+}
+
+/* The last option naming a capability decides; drop and add never overlap. */
+Test(nsspawn_caps, plan_folds_the_options_in_order)
+{
+	uint64_t drop, add;
+
+	cr_assert_eq(PARSE("nsspawn", "--cap-drop", "all", "--cap-add", "net_bind_service", "cmd"), 0);
+	caps_plan(&cfg, &drop, &add);
+	cr_assert_eq(add, 1ULL << 10);
+	cr_assert_eq(drop, caps_all() & ~(1ULL << 10));
+	cr_assert_eq(PARSE("nsspawn", "--cap-add", "net_raw,chown", "--cap-drop", "net_raw", "cmd"), 0);
+	caps_plan(&cfg, &drop, &add);
+	cr_assert_eq(add, 1ULL << 0);
+	cr_assert_eq(drop, 1ULL << 13);
+	cr_assert_eq(PARSE("nsspawn", "cmd"), 0);
+	caps_plan(&cfg, &drop, &add);
+	cr_assert(drop == 0 && add == 0);
+}
+
+/* The documented rows of nsspawn(1), in terms of sets (F: what nsspawn holds). */
+Test(nsspawn_caps, target_sets)
+{
+	const uint64_t F = 0xffffffffffULL, NBS = 1ULL << 10, NR = 1ULL << 13;
+	const struct caps_sets root = { .inh = 0, .prm = F, .eff = F, .bnd = F, .amb = 0 };
+	/* Root switched to a uid other than 0 with PR_SET_KEEPCAPS: permitted kept,
+	 * effective and ambient cleared. */
+	const struct caps_sets nobody = { .inh = 0, .prm = F, .eff = 0, .bnd = F, .amb = 0 };
+	struct caps_sets w, inh = root;
+
+	/* root, --cap-drop net_raw: out of every set, nothing inheritable or ambient. */
+	caps_target(&root, &root, NR, 0, true, &w);
+	cr_assert(w.bnd == (F & ~NR) && w.prm == (F & ~NR) && w.eff == w.prm);
+	cr_assert(w.inh == 0 && w.amb == 0);
+	/* root, --cap-drop all --cap-add net_bind_service. */
+	caps_target(&root, &root, F & ~NBS, NBS, true, &w);
+	cr_assert(w.bnd == NBS && w.prm == NBS && w.eff == NBS && w.inh == 0 && w.amb == 0);
+	/* root, --cap-add net_bind_service alone changes nothing. */
+	caps_target(&root, &root, 0, NBS, true, &w);
+	cr_assert(w.bnd == F && w.prm == F && w.inh == 0 && w.amb == 0);
+	/* --uid 65534 --cap-add net_bind_service: that one in all but the bounding set. */
+	caps_target(&root, &nobody, 0, NBS, false, &w);
+	cr_assert(w.bnd == F && w.prm == NBS && w.eff == NBS && w.inh == NBS && w.amb == NBS);
+	/* --uid 65534 --cap-drop net_raw: nothing but a smaller bounding set. */
+	caps_target(&root, &nobody, NR, 0, false, &w);
+	cr_assert(w.bnd == (F & ~NR) && w.prm == 0 && w.eff == 0 && w.inh == 0 && w.amb == 0);
+	/* An inherited inheritable capability that is dropped does not come back. */
+	inh.inh = NR;
+	caps_target(&inh, &inh, NR, 0, true, &w);
+	cr_assert_eq(w.inh, 0);
+}
+
+Test(nsspawn_caps, compare_names_the_first_difference)
+{
+	struct caps_sets a = { .inh = 0, .prm = 3, .eff = 3, .bnd = 7, .amb = 0 }, b = a;
+	enum caps_set set;
+
+	cr_assert_eq(caps_compare(&a, &b, &set), -1);
+	b.amb = 1ULL << 10;
+	cr_assert_eq(caps_compare(&a, &b, &set), 10);
+	cr_assert_eq(set, CAPS_AMBIENT);
+	b.bnd = 3;
+	cr_assert_eq(caps_compare(&a, &b, &set), 2);
+	cr_assert_eq(set, CAPS_BOUNDING);
+}
+
+Test(nsspawn_caps, names_for_messages)
+{
+	char buf[32];
+
+	cr_assert_str_eq(caps_name(13, buf, sizeof(buf)), "CAP_NET_RAW");
+	cr_assert_str_eq(caps_name(0, buf, sizeof(buf)), "CAP_CHOWN");
 }
