@@ -298,6 +298,15 @@ check "signal latency, p99" "${val[signal.$t.2]:-}" "$bp" \
 	"$(fmt "${val[signal.$t.2]:-0}" 1e3 1) µs" "$(fmt "${bp:-0}" 1e3 1) µs (best peer)"
 
 version() { "${path[$1]}" --version 2>&1 | head -1; }
+# identity NAME: what identifies the binary measured, wherever it lay: its --version line,
+# the Debian package it came from (if any), its size and SHA-256.  No path: a build folder
+# or a distribution's layout says nothing to a reader elsewhere.
+identity() {
+	local f=${path[$1]} pkg
+	pkg=$(dpkg -S "$(readlink -f "$f")" 2>/dev/null | head -n1 | cut -d: -f1)
+	[ -n "$pkg" ] && pkg=", Debian package $pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null)"
+	echo "$(version "$1")$pkg, $(stat -L -c %s "$f") bytes, SHA-256 $(sha256sum < "$f" | cut -c1-16)"
+}
 
 {
 	echo "# Benchmarks: pidone, tini, dumb-init, catatonit"
@@ -502,7 +511,7 @@ version() { "${path[$1]}" --version 2>&1 | head -1; }
 	echo
 	echo "Versions:"
 	echo
-	for n in "${names[@]}"; do echo "- $n: \`${path[$n]}\`, $(version "$n")"; done
+	for n in "${names[@]}"; do echo "- $n: $(identity "$n")"; done
 } > "$tmp/table.md"
 
 cat "$tmp/table.md"

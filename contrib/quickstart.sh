@@ -13,10 +13,29 @@ cd "$(dirname "$0")/.."
 
 BUILD_PKGS="gcc make autoconf automake libtool pkg-config libcap-ng-dev libcriterion-dev
 	util-linux procps musl-tools scdoc"
+# The release (make release, tests/release): Debian's cross compilers and C libraries, musl
+# and libcap-ng for each foreign architecture (multiarch: release_arches), qemu-user.
+# Debian 12 has no musl and no libcap-ng for riscv64: static glibc there, and libcap-ng from
+# Debian's source package (packaging/release.sh).
+CROSS_TRIPLETS="aarch64-linux-gnu arm-linux-gnueabihf i686-linux-gnu riscv64-linux-gnu
+	s390x-linux-gnu powerpc64le-linux-gnu"
+release_arches="arm64 armhf i386 s390x ppc64el"
+RELEASE_PKGS="qemu-user-static jq $(for t in $CROSS_TRIPLETS; do echo gcc-$t; done)
+	$(for a in $release_arches riscv64; do echo libc6-dev-$a-cross; done)
+	$(for a in $release_arches; do echo musl-dev:$a libcap-ng-dev:$a; done)"
 TEST_PKGS="$BUILD_PKGS busybox-static tini dumb-init catatonit hyperfine
 	docker.io podman runc crun systemd-container uidmap iproute2 psmisc
 	dpkg-dev debhelper fakeroot rpm groff-base
-	clang libclang-rt-14-dev cppcheck valgrind"
+	clang libclang-rt-14-dev cppcheck valgrind $RELEASE_PKGS"
+
+# Foreign architectures for dpkg, once (dpkg keeps them; a second run adds nothing).
+add_arches() {
+	local a have
+	have=" $(dpkg --print-foreign-architectures | tr '\n' ' ') "
+	for a in $release_arches; do
+		case $have in *" $a "*) ;; *) dpkg --add-architecture "$a" ;; esac
+	done
+}
 
 install_pkgs() {
 	local missing=""
@@ -25,6 +44,7 @@ install_pkgs() {
 			missing="$missing $p"
 	done
 	[ -z "$missing" ] && return 0
+	case $missing in *:*) add_arches ;; esac
 	echo "quickstart: installing$missing" >&2
 	apt-get -o DPkg::Lock::Timeout=600 update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null

@@ -9,14 +9,18 @@ tests_hardening_sigstorm_SOURCES = tests/hardening/sigstorm.c
 tests_hardening_tiocsti_SOURCES = tests/hardening/tiocsti.c
 
 # Each of these takes well under a minute, so make check runs them.
-hardening_tests = \
+hardening_fast_tests = \
 	tests/hardening/fault-fork.sh \
 	tests/hardening/fault-fds.sh \
-	tests/hardening/signal-storm.sh \
 	tests/hardening/pid-reuse.sh \
 	tests/hardening/seccomp-fallbacks.sh \
 	tests/hardening/nsspawn-security.sh
-TESTS += $(hardening_tests)
+hardening_tests = $(hardening_fast_tests) tests/hardening/signal-storm.sh
+TESTS += $(hardening_fast_tests)
+# The storm is the slow one: configure --disable-slow-tests (distcheck) leaves it out.
+if SLOW_TESTS
+TESTS += tests/hardening/signal-storm.sh
+endif
 # The storm fills the queue of pending signals, whose limit (RLIMIT_SIGPENDING) is per
 # user, and every test runs as root: a real-time signal another test sent meanwhile would
 # find no room and coalesce with one already pending (make -j2 check once lost one of

@@ -10,11 +10,15 @@ AM_TESTS_ENVIRONMENT = \
 	NSSPAWN='$(abs_top_builddir)/nsspawn'; \
 	FIXTURES='$(abs_top_builddir)/tests/fixtures'; \
 	TESTLIB='$(abs_top_srcdir)/tests/lib.sh'; \
-	export PIDONE NSSPAWN FIXTURES TESTLIB;
-EXTRA_DIST += tests/lib.sh
+	TORTURE='$(abs_top_builddir)/tests/torture/torture'; \
+	export PIDONE NSSPAWN FIXTURES TESTLIB TORTURE;
+EXTRA_DIST += tests/lib.sh tests/release/release-lib.sh
 
+# The release tests first: their cross builds take minutes, best spent beside the others.
+include tests/release/local.mk
 include tests/unit/local.mk
 include tests/fixtures/local.mk
 include tests/integration/local.mk
 include tests/runtimes/local.mk
 include tests/hardening.mk
+include tests/torture/local.mk

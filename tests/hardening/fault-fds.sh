@@ -24,7 +24,7 @@ only012() {
 # error line naming the cause) or a normal run.
 bad="" first_ok=""
 for n in 3 4 5 6 7 8 9 10; do
-	out=$(cd / && only012 timeout 20 prlimit --nofile=$n:$n "$PIDONE" -- sh -c 'exit 3' 2>&1)
+	out=$(cd / && only012 timeout 120 prlimit --nofile=$n:$n "$PIDONE" -- sh -c 'exit 3' 2>&1)
 	rc=$?
 	case "$rc:$out" in
 	3:) [ -n "$first_ok" ] || first_ok=$n ;;
@@ -36,12 +36,12 @@ for n in 3 4 5 6 7 8 9 10; do
 done
 is "$bad" "" "RLIMIT_NOFILE 3..10 before start: exit 125 with one clear line, or a normal run"
 ok "$([ -n "$first_ok" ] && [ "$first_ok" -le 8 ]; echo $?)" "pidone needs at most 8 descriptors to run (works from $first_ok)"
-out=$(cd / && only012 timeout 20 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
+out=$(cd / && only012 timeout 120 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
 is "$?" 125 "one descriptor beyond 0-2: exit 125"
 is "$(pgrep -f "$TMP" | wc -l)" 0 "nothing started"
 
 # The same as PID 1 of a PID namespace.
-out=$(cd / && only012 unshare --pid --fork --mount-proc --mount timeout 20 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
+out=$(cd / && only012 unshare --pid --fork --mount-proc --mount timeout 120 prlimit --nofile=4:4 "$PIDONE" -- sh -c 'exit 3' 2>&1)
 is "$?" 125 "as PID 1 with one spare descriptor: exit 125"
 
 # While running: the command exhausts its own descriptors; pidone is not affected.
@@ -76,7 +76,7 @@ wait_for grep -q "child $(kill -l USR1)" "$rec"
 ok $? "descriptors exhausted: a signal is still forwarded"
 t0=$(date +%s%N)
 kill -TERM "$p1"
-WAIT_TRIES=200 wait_for sh -c "! kill -0 $bg 2>/dev/null"
+wait_for sh -c "! kill -0 $bg 2>/dev/null"
 dt=$(( ($(date +%s%N) - t0) / 1000000 ))
 ok "$([ $dt -ge 1900 ]; echo $?)" "descriptors exhausted: the grace period is still given in full ($dt ms)"
 wait $bg
@@ -89,7 +89,7 @@ cp "$(command -v sleep)" "$TMP/sleeper" # a leftover that pgrep finds by its pat
 # As a subreaper (not PID 1): the command exits, a descendant that ignores SIGTERM is
 # left, and /proc cannot be opened to find it.  pidone must not hang.
 rec=$TMP/rec2
-start_bg "$TMP/err2" timeout 30 "$PIDONE" -v -t 1 -- sh -c \
+start_bg "$TMP/err2" timeout 100 "$PIDONE" -v -t 1 -- sh -c \
 	"trap '' TERM USR1; $TMP/sleeper 1000 & exec '$FIXTURES/sigrec' -o '$rec' -n 1 -r '$TMP/ready2'"
 wait_for test -e "$TMP/ready2"
 p2=$(pgrep -P $bg | head -1)
@@ -105,7 +105,7 @@ diag "$(grep -E 'error|warning' "$TMP/err2" | head -3)"
 pkill -KILL -f "$TMP/sleeper"
 
 # Same with descriptors to spare: the leftover is found and killed.
-start_bg "$TMP/err3" timeout 30 "$PIDONE" -t 1 -- sh -c \
+start_bg "$TMP/err3" timeout 100 "$PIDONE" -t 1 -- sh -c \
 	"trap '' TERM USR1; $TMP/sleeper 1000 & exec '$FIXTURES/sigrec' -o '$TMP/rec3' -n 1 -r '$TMP/ready3'"
 wait_for test -e "$TMP/ready3"
 kill -USR1 "$(pgrep -P $bg | head -1)"
@@ -126,11 +126,12 @@ is "$?" 9 "limit below the descriptors held: forwarding and the exit status stil
 # The same during a grace period, when pidone waits on its signalfd and a timer: poll(2)
 # refuses more descriptors than RLIMIT_NOFILE, which must not make pidone spin.
 start_bg "$TMP/err5" unshare --pid --fork --mount-proc --kill-child \
-	"$PIDONE" -t 4 -- "$FIXTURES/sigrec" -o "$TMP/rec5" -i TERM -r "$TMP/ready5" -t 50
+	"$PIDONE" -v -t 8 -- "$FIXTURES/sigrec" -o "$TMP/rec5" -i TERM -r "$TMP/ready5" -t 50
 wait_for test -e "$TMP/ready5"
 p5=$(pgrep -P $bg | head -1)
 kill -TERM "$p5"
-sleep 0.3
+# The grace period has begun once pidone says so (it sets its deadline right after).
+wait_for grep -q "shutting down" "$TMP/err5"
 prlimit --pid "$p5" --nofile=1:1
 kill -USR1 "$p5" # wakes pidone, so that it polls again under the new limit
 cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat 2>/dev/null || echo 0; }
@@ -138,7 +139,7 @@ t0=$(cpu_ticks "$p5")
 sleep 2
 t1=$(cpu_ticks "$p5")
 ok "$([ $((t1 - t0)) -lt 50 ]; echo $?)" "limit below the descriptors held during the grace period: no busy loop ($((t1 - t0)) ticks in 2 s)"
-WAIT_TRIES=100 wait_for sh -c "! kill -0 $bg 2>/dev/null"
+wait_for sh -c "! kill -0 $bg 2>/dev/null"
 kill -KILL "$p5" 2>/dev/null
 wait $bg
 is "$?" 137 "and the grace period still ends in SIGKILL (128+9)"

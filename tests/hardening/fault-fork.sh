@@ -14,7 +14,7 @@ at_exit "pkill -KILL -u $uid 2>/dev/null || true"
 as_user() { # as_user NPROC COMMAND...: runs COMMAND as $uid with RLIMIT_NPROC = NPROC
 	local n=$1
 	shift
-	timeout 20 prlimit --nproc="$n:$n" setpriv --reuid=$uid --regid=$uid --clear-groups "$@"
+	timeout 120 prlimit --nproc="$n:$n" setpriv --reuid=$uid --regid=$uid --clear-groups "$@"
 }
 leftovers() { pgrep -u $uid | wc -l; }
 
@@ -36,7 +36,7 @@ ok $r "clone3 denied too: the message names the failure"
 is "$(leftovers)" 0 "clone3 denied too: no process left"
 
 # PID 1 of a new PID namespace: the same, and the namespace is gone afterwards.
-out=$(cd / && in_pidns timeout 20 prlimit --nproc=1:1 setpriv --reuid=$uid --regid=$uid --clear-groups \
+out=$(cd / && in_pidns timeout 120 prlimit --nproc=1:1 setpriv --reuid=$uid --regid=$uid --clear-groups \
 	"$PIDONE" -- /bin/true 2>&1)
 is "$?" 125 "as PID 1: fork refused gives 125"
 is "$(leftovers)" 0 "as PID 1: no process left"

@@ -20,7 +20,7 @@ is "$("$NSSPAWN" -- "$FIXTURES/fdlist")" "$base" "no nsspawn descriptor in the c
 is "$("$NSSPAWN" -U -- "$FIXTURES/fdlist")" "$base" "none with -U (id map files)"
 is "$("$NSSPAWN" -p -m -u -i -n -C -- "$FIXTURES/fdlist")" "$base" "none with every namespace"
 is "$("$NSSPAWN" --init="$PIDONE" -- "$FIXTURES/fdlist")" "$base" "none with --init (pidone as PID 1)"
-sleep 30 &
+sleep 1000 &
 holder=$!
 at_exit "kill $holder 2>/dev/null"
 is "$("$NSSPAWN" --join $holder -- "$FIXTURES/fdlist")" "$base" "none with --join PID"
@@ -84,10 +84,12 @@ mount --make-rshared /
 count() { grep -c ' - proc ' /proc/self/mountinfo; }
 before=\$(count)
 for opts in "" "--propagation slave" "--proc /mnt"; do
-	rm -f '$TMP/in'
-	"$NSSPAWN" \$opts -- sh -c "touch '$TMP/in'; sleep 1" &
-	i=0; while [ ! -e '$TMP/in' ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i + 1)); done
+	rm -f '$TMP/in' '$TMP/done'
+	# The command holds its namespace until the mounts have been counted.
+	"$NSSPAWN" \$opts -- sh -c "touch '$TMP/in'; while [ ! -e '$TMP/done' ]; do sleep 0.05; done" &
+	i=0; while [ ! -e '$TMP/in' ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i + 1)); done
 	echo "\$opts:\$((\$(count) - before))"
+	touch '$TMP/done'
 	wait \$!
 done
 EOS
@@ -95,7 +97,8 @@ out=$(unshare -m bash "$TMP/host.sh" | tr '\n' ' ')
 is "$out" ":0 --propagation slave:0 --proc /mnt:0 " \
 	"no new proc mount on a host whose / is shared (default, slave, --proc DIR)"
 real_before=$(grep -c ' - proc ' /proc/self/mountinfo)
-"$NSSPAWN" -- sh -c "touch '$TMP/in2'; sleep 2" &
+"$NSSPAWN" -- sh -c "touch '$TMP/in2'; while [ ! -e '$TMP/done2' ]; do sleep 0.05; done" &
 wait_for test -e "$TMP/in2"
 is "$(grep -c ' - proc ' /proc/self/mountinfo)" "$real_before" "nor on the real host while the command runs"
+touch "$TMP/done2"
 wait $!

@@ -16,7 +16,7 @@ at_exit kill_leftovers
 cat >"$TMP/inner.sh" <<'INNER'
 # Runs as PID 1 of a new PID namespace.  Args: TMP PIDONE FIXTURES
 TMP=$1 PIDONE=$2 FIXTURES=$3
-wait_file() { local i=0; while ! grep -q "$2" "$1" 2>/dev/null; do i=$((i + 1)); [ $i -gt 100 ] && return 1; sleep 0.05; done; }
+wait_file() { local i=0; while ! grep -q "$2" "$1" 2>/dev/null; do i=$((i + 1)); [ $i -gt 2400 ] && return 1; sleep 0.05; done; }
 
 scenario() { # scenario NAME BASE [WRAPPER...] : PIDONE-OPTIONS
 	local name=$1 base=$2 cmdpid victim pid1
@@ -25,7 +25,7 @@ scenario() { # scenario NAME BASE [WRAPPER...] : PIDONE-OPTIONS
 	while [ "$1" != : ]; do wrap+=("$1"); shift; done
 	shift
 	echo "$base" >/proc/sys/kernel/ns_last_pid
-	"${wrap[@]}" "$PIDONE" -v "$@" -- sh -c "setsid '$FIXTURES/sigrec' -o '$TMP/$name.kept' -r '$TMP/$name.ready' & exit 0" \
+	"${wrap[@]}" "$PIDONE" -v "$@" -- sh -c "setsid '$FIXTURES/sigrec' -o '$TMP/$name.kept' -r '$TMP/$name.ready' -t 300 & exit 0" \
 		2>"$TMP/$name.err" &
 	pid1=$!
 	wait_file "$TMP/$name.err" "command (PID [0-9]*) exited" || { echo "$name: the command did not exit: $(cat "$TMP/$name.err")" >"$TMP/$name.result"; kill -KILL $pid1; return; }
@@ -33,7 +33,7 @@ scenario() { # scenario NAME BASE [WRAPPER...] : PIDONE-OPTIONS
 	while [ ! -e "$TMP/$name.ready" ]; do sleep 0.05; done
 	# The newcomer takes the command's PID and, as a session leader, its group ID.
 	echo $((cmdpid - 1)) >/proc/sys/kernel/ns_last_pid
-	setsid "$FIXTURES/sigrec" -o "$TMP/$name.victim" -r "$TMP/$name.vready" &
+	setsid "$FIXTURES/sigrec" -o "$TMP/$name.victim" -r "$TMP/$name.vready" -t 300 &
 	victim=$!
 	while [ ! -e "$TMP/$name.vready" ]; do sleep 0.05; done
 	kill -USR1 $pid1
@@ -54,7 +54,7 @@ scenario nopidfd 400 "$FIXTURES/seccomp-deny" clone3,pidfd_open,pidfd_send_signa
 scenario nopidfd-eperm 500 "$FIXTURES/seccomp-deny" -e EPERM clone3,pidfd_open,pidfd_send_signal -- : -W -c
 INNER
 
-(cd / && timeout 60 unshare --pid --fork --mount-proc bash "$TMP/inner.sh" "$TMP" "$PIDONE" "$FIXTURES")
+(cd / && timeout 600 unshare --pid --fork --mount-proc bash "$TMP/inner.sh" "$TMP" "$PIDONE" "$FIXTURES")
 for name in group single nopidfd nopidfd-eperm; do
 	r=$(cat "$TMP/$name.result" 2>/dev/null)
 	diag "$name: $(echo $r)"

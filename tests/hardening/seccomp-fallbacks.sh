@@ -24,11 +24,14 @@ for err in ENOSYS EPERM; do
 
 		# Forwarding, with a descriptor pidone inherited and must not keep for itself.
 		rm -f "$TMP/rec" "$TMP/ready"
-		(cd / && exec "${deny[@]}" "$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/rec" -n 2 -r "$TMP/ready" -t 20 \
+		(cd / && exec "${deny[@]}" "$PIDONE" -- "$FIXTURES/sigrec" -o "$TMP/rec" -n 2 -r "$TMP/ready" -t 120 \
 			7>"$TMP/inherited" 2>>"$TMP/err") &
 		bg=$!
 		wait_for test -e "$TMP/ready"
 		child=$(pgrep -P $bg | head -1)
+		# pidone closes its copies once the command runs (that may be a moment after the
+		# command is ready, on a busy machine).
+		wait_for test ! -e /proc/$bg/fd/7
 		fds_ok=1
 		[ ! -e /proc/$bg/fd/7 ] && [ -e /proc/"$child"/fd/7 ] && fds_ok=0
 		kill -USR1 $bg

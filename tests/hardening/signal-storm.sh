@@ -18,7 +18,7 @@ batches=$((STORM_ORPHANS / 1000))
 	( setsid sh -c 'touch $TMP/orphans-started
 		for i in \$(seq $batches); do setsid $FIXTURES/orphans 1000; echo \$? >>$TMP/batches; done
 		touch $TMP/orphans-done' & )
-	exec '$FIXTURES/sigrec' -o '$rec' -r '$TMP/ready' -d TERM -t 120" 2>"$TMP/err") &
+	exec '$FIXTURES/sigrec' -o '$rec' -r '$TMP/ready' -d TERM -t 900" 2>"$TMP/err") &
 bg=$!
 wait_for test -e "$TMP/ready"
 pid1=$(pgrep -P $bg | head -1)
@@ -28,12 +28,12 @@ wait_for test -e "$TMP/orphans-started"
 # Paced (100 us apart) so that the storm lasts while the orphans come and go.
 "$(dirname "$FIXTURES")/hardening/sigstorm" -p "$pid1" -n "$STORM_SIGNALS" -s 7 -u 100 ${STORM_MAX_SIG:+-m $STORM_MAX_SIG} >"$TMP/sent"
 ok $? "sent $STORM_SIGNALS signals (sigqueue retried while the queue was full)"
-WAIT_TRIES=600 wait_for test -e "$TMP/orphans-done"
+WAIT_SECONDS=600 wait_for test -e "$TMP/orphans-done"
 ok $? "$STORM_ORPHANS orphans were created and exited meanwhile"
 
 sent_rt=$(awk '$1 == "rt" { print $2 }' "$TMP/sent")
 count_rt() { awk '$2 >= 34 { n++ } END { print n + 0 }' "$rec"; }
-WAIT_TRIES=300 wait_for sh -c "[ \$(awk '\$2 >= 34 { n++ } END { print n + 0 }' '$rec') -ge $sent_rt ]"
+WAIT_SECONDS=600 wait_for sh -c "[ \$(awk '\$2 >= 34 { n++ } END { print n + 0 }' '$rec') -ge $sent_rt ]"
 is "$(count_rt)" "$sent_rt" "every queued real-time signal reached the command exactly once"
 # Per signal number, too.
 diff <(awk '$1 != "rt" && $1 >= 34 { print $1, $2 }' "$TMP/sent" | sort) \
@@ -54,13 +54,13 @@ made=$(( $(grep -cx 0 "$TMP/batches") * 1000 ))
 # a slow pidone (ASan, a loaded machine) may still be working through the zombies.
 count_reaped() { grep -c "reaped zombie process" "$TMP/err"; }
 all_reaped() { [ "$(count_reaped)" -ge "$made" ]; }
-WAIT_TRIES=300 wait_for all_reaped
+WAIT_SECONDS=600 wait_for all_reaped
 reaped=$(count_reaped)
 ok "$([ "$reaped" -ge "$made" ] && [ "$made" -gt 0 ]; echo $?)" "pidone reaped every orphan ($reaped reaped of $made, --warn-reap)"
 
 # Quiescent: every orphan reaped, the only process left under pidone is the command.
 children() { ps -o stat= --ppid "$pid1" | tr -d ' ' | sort | tr '\n' ' '; }
-WAIT_TRIES=100 wait_for sh -c "[ \"\$(ps -o stat= --ppid $pid1 | wc -l)\" = 1 ]"
+wait_for sh -c "[ \"\$(ps -o stat= --ppid $pid1 | wc -l)\" = 1 ]"
 ok $? "no zombie remains: pidone's only child is the command ($(children))"
 
 kill -TERM "$pid1"

@@ -65,7 +65,7 @@ is "$last_fd" "$base_fd" "descriptor count flat"
 is "$last_fd" "$(echo "$1" | cut -d: -f3)" "descriptor count the same as at the start"
 
 # Quiescent: all orphans reaped (pidone's only child is the command).
-WAIT_TRIES=100 wait_for sh -c "[ \"\$(ps -o stat= --ppid $pid1 | wc -l)\" = 1 ]"
+wait_for sh -c "[ \"\$(ps -o stat= --ppid $pid1 | wc -l)\" = 1 ]"
 ok $? "no zombie and no orphan left: pidone's only child is the command"
 kill -TERM "$pid1"
 wait $bg

@@ -8,7 +8,7 @@ require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 18
+plan 20
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
@@ -16,7 +16,7 @@ export PIDONE_STATIC
 sysctls() { cat /proc/sys/kernel/pid_max /proc/sys/kernel/threads-max; }
 sysctls_before=$(sysctls)
 start=$(date +%s)
-timeout 120 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
+timeout 600 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
 is "$?" 0 "bench/run.sh --quick succeeds"
 [ $? = 0 ] || sed 's/^/# /' "$TMP/stderr"
 elapsed=$(($(date +%s) - start))
@@ -43,6 +43,13 @@ if [ -x "$PIDONE_STATIC" ]; then
 else
 	echo "ok 8 # SKIP pidone-static not built"
 fi
+
+# The versions identify each binary (version, size, hash), not where it lay on this machine.
+versions=$(sed -n '/^Versions:/,$p' "$TMP/bench.md" | grep '^- ')
+[ -n "$versions" ] && ! grep -q '/' <<<"$(sed 's/git\.[0-9a-f]*//' <<<"$versions")"
+ok $? "the Versions list names no path"
+! grep -v -q ' bytes, SHA-256 [0-9a-f]\{16\}$' <<<"$versions"
+ok $? "each binary is listed with its size and hash"
 
 # Issue 16: the storms by mode, the cost per orphan, pidone on its waitid() path.
 row=$(main_row pidone-waitid)

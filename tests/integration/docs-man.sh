@@ -16,7 +16,7 @@ find_page() {
 }
 
 pages="pidone.1 nsspawn.1"
-plan $((2 * 2 + 2))
+plan $((2 * 2 + 2 + 2))
 
 for page in $pages; do
 	if ! path=$(find_page "$page"); then
@@ -51,3 +51,13 @@ for code in 2 125 126 127 128+N; do
 	grep -qE -- "^ +$code\$|^ +${code//+/\\+}\$" <<<"$text" || missing="$missing $code"
 done
 is "$missing" "" "pidone(1) documents the exit codes 2, 125, 126, 127 and 128+N"
+
+# docs/migration.md quotes what the catatonit and dumb-init names print for --version: the
+# binary (src/pidone/main.c, print_version) is the truth, and pidone(1) says the same.
+for name in catatonit dumb-init; do
+	ln -sf "$PIDONE" "$TMP/$name"
+	real=$("$TMP/$name" --version | sed -E 's/git\.pidone-([0-9a-f]+|unknown)$/git.pidone-REVISION/;
+		s/\(pidone [0-9.]+\)/(pidone X.Y.Z)/')
+	doc=$(sed -n "s/.*the $name name prints \`\([^\`]*\)\`.*/\1/p" "$top_srcdir/docs/migration.md")
+	is "$doc" "$real" "docs/migration.md quotes the $name name's --version line as it is"
+done

@@ -13,7 +13,8 @@ pidone_scenarios = \
 	tests/integration/pidone-personalities.sh \
 	tests/integration/pidone-childstate.sh \
 	tests/integration/pidone-waitid.sh \
-	tests/integration/pidone-stop.sh
+	tests/integration/pidone-stop.sh \
+	tests/integration/pidone-shutdown-attacks.sh
 TESTS += $(pidone_scenarios)
 EXTRA_DIST += $(pidone_scenarios)
 include tests/integration/nsspawn.mk

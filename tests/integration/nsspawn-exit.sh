@@ -39,7 +39,7 @@ forward_once() {
 	shift
 	rm -f "$TMP/rec" "$TMP/ready"
 	"$FIXTURES/ns-status" -p "$TMP/nsp.pid" "$NSSPAWN" "$@" -- \
-		"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n "$n" -t 10 >"$TMP/status" &
+		"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n "$n" -t 120 >"$TMP/status" &
 	st=$!
 	wait_for test -e "$TMP/ready"
 	nsp=$(cat "$TMP/nsp.pid")
@@ -57,7 +57,7 @@ forward_once 3 --init="$PIDONE"
 is "$(cat "$TMP/rec" | tr '\n' ' ')" "child 15 child 18 child 1 " "the same through --init (pidone, which adds SIGCONT)"
 
 rm -f "$TMP/rec" "$TMP/ready"
-"$NSSPAWN" -- "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 1 -t 10 -e 3 &
+"$NSSPAWN" -- "$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -n 1 -t 120 -e 3 &
 nsp=$!
 wait_for test -e "$TMP/ready"
 kill -USR1 "$nsp"

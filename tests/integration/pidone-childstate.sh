@@ -20,7 +20,7 @@ is "$2" "$1" "the command leads a process group of its own"
 
 # An inherited "SIGCHLD ignored" would let the kernel reap the command behind pidone's
 # back: pidone resets it for itself (and restores it for the command, tested above).
-timeout 10 bash -c "trap '' CHLD; exec \"$PIDONE\" -- sh -c 'sleep 0.2; exit 3'"
+timeout 120 bash -c "trap '' CHLD; exec \"$PIDONE\" -- sh -c 'sleep 0.2; exit 3'"
 is "$?" 3 "with SIGCHLD ignored by the parent, the exit status is still mirrored"
 
 # Without a terminal the command also leads a session of its own; with one it stays in

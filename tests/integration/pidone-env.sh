@@ -6,7 +6,7 @@
 plan 15
 
 
-is "$(run_sigrec sc USR1 env PIDONE_SINGLE_CHILD=1 "$PIDONE")" "child 10 " "PIDONE_SINGLE_CHILD=1 signals the child only"
+is "$(SIGREC_ALONE=1 run_sigrec sc USR1 env PIDONE_SINGLE_CHILD=1 "$PIDONE")" "child 10 " "PIDONE_SINGLE_CHILD=1 signals the child only"
 is "$(run_sigrec pg USR1 env PIDONE_SINGLE_CHILD=1 PIDONE_PGROUP=1 "$PIDONE")" "child 10 grandchild 10 " \
 	"PIDONE_PGROUP=1 signals the process group"
 is "$(run_sigrec rw TERM env PIDONE_REWRITE=TERM:USR2 "$PIDONE")" "child 12 grandchild 12 " "PIDONE_REWRITE=TERM:USR2 rewrites"
@@ -41,7 +41,7 @@ env PIDONE_SUBREAPER=1 "$PIDONE" -- sh -c 'grep -q . /proc/self/status'
 is "$?" 0 "PIDONE_SUBREAPER=1 is accepted"
 
 # PIDONE_PDEATHSIG: pidone gets the signal when its parent dies, and forwards it.
-sh -c "env PIDONE_PDEATHSIG=USR1 \"$PIDONE\" -- \"$FIXTURES/sigrec\" -o \"$TMP/pd\" -r \"$TMP/pd.ready\" -n 1 -t 10 & echo \$! > \"$TMP/pd.pid\"; sleep 30" &
+sh -c "env PIDONE_PDEATHSIG=USR1 \"$PIDONE\" -- \"$FIXTURES/sigrec\" -o \"$TMP/pd\" -r \"$TMP/pd.ready\" -n 1 -t 120 & echo \$! > \"$TMP/pd.pid\"; sleep 1000" &
 parent=$!
 wait_for test -e "$TMP/pd.ready"
 kill -KILL $parent
@@ -49,7 +49,7 @@ wait_for grep -q . "$TMP/pd"
 is "$(cat "$TMP/pd")" "child 10" "PIDONE_PDEATHSIG=USR1: the parent's death reaches the command as SIGUSR1"
 
 # PIDONE_NOTIFY=ready: READY=1 comes from pidone itself once the command runs.
-"$FIXTURES/notify-recv" "@pidone-test-$$" 2 5 > "$TMP/notify" &
+"$FIXTURES/notify-recv" "@pidone-test-$$" 2 120 > "$TMP/notify" &
 rcv=$!
 wait_for grep -q listening "$TMP/notify"
 PIDONE_NOTIFY=ready NOTIFY_SOCKET="@pidone-test-$$" "$PIDONE" -- sleep 0.3 &

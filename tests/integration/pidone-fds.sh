@@ -15,10 +15,14 @@ is "$("$FIXTURES/seccomp-deny" close_range,clone3,pidfd_open -- "$PIDONE" -- "$F
 	"$("$FIXTURES/fdlist" 4</dev/null 8</dev/null)" "the same without close_range, clone3 and pidfd_open"
 
 # pidone itself keeps only its own descriptors once the command runs.
-"$PIDONE" -- sleep 5 4</dev/null 6</dev/null &
+"$PIDONE" -- sleep 1000 4</dev/null 6</dev/null &
 pid=$!
-sleep 0.5
-own=$(ls -l /proc/$pid/fd | awk 'NR>1 && $9 >= 3 {print $11}' | tr '\n' ' ')
+# It closes them once the command runs: wait for that (or give up after wait_for's limit).
+own_fds() { ls -l /proc/$pid/fd | awk 'NR>1 && $9 >= 3 {print $11}' | tr '\n' ' '; }
+wait_for sh -c "[ \"\$(cat /proc/\$(pgrep -P $pid | head -n1)/comm)\" = sleep ]"
+closed() { case "$(own_fds)" in *"/dev/null"*) return 1 ;; esac; }
+wait_for closed
+own=$(own_fds)
 kill $pid; wait $pid 2>/dev/null
 case "$own" in *"/dev/null"*) r=1 ;; *) r=0 ;; esac
 ok $r "pidone closed its copies of the inherited descriptors ($own)"

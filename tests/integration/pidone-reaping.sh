@@ -9,7 +9,7 @@ plan 5
 # 5,000 orphans exit at once; the command then looks for zombies in its namespace.
 cat > "$TMP/storm.sh" <<EOS
 "$FIXTURES/orphans" 5000 || exit 90
-for i in \$(seq 50); do
+for i in \$(seq 1200); do
 	n=\$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)
 	[ "\$n" = 0 ] && break
 	sleep 0.1
@@ -24,23 +24,27 @@ is "$(echo "$out" | grep zombies=)" "zombies=0" "5,000 orphans are all reaped: n
 
 # Not PID 1: pidone becomes a subreaper; a grandchild orphaned by its parent is adopted
 # and reaped by pidone rather than by the system's init.
+# The grandchild runs until the parent has seen who adopted it (a file says so): a fixed
+# sleep could end before a busy machine got there.
 cat > "$TMP/sub.sh" <<EOS
-sleep 1 &
+sh -c 'while [ ! -e "$TMP/go" ]; do sleep 0.05; done' &
 gc=\$!
 echo \$gc > "$TMP/gc.pid"
 exit 0
 EOS
-# Polls rather than sleeps, so that a slow machine (or valgrind) only takes longer.
+# Polls rather than sleeps (for up to 2 minutes), so that a slow machine (or valgrind)
+# only takes longer.
 cat > "$TMP/parent.sh" <<EOS
 sh "$TMP/sub.sh"
 gc=\$(cat "$TMP/gc.pid")
-for i in \$(seq 50); do
+for i in \$(seq 1200); do
 	ppid=\$(awk '/^PPid:/{print \$2}' /proc/\$gc/status)
 	[ "\$ppid" = "\$PPID" ] && break
 	sleep 0.1
 done
 echo "ppid=\$ppid"
-for i in \$(seq 50); do
+touch "$TMP/go"
+for i in \$(seq 1200); do
 	state=\$(awk '/^State:/{print \$2}' /proc/\$gc/status 2>/dev/null)
 	[ -z "\$state" ] && break
 	sleep 0.1

@@ -7,7 +7,7 @@ plan 4
 
 # ptyrun starts pidone as the session leader of a new pseudo-terminal and types Ctrl-C.
 "$FIXTURES/ptyrun" "$TMP/ready" '\003' -- "$PIDONE" -- \
-	"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -d INT -t 10
+	"$FIXTURES/sigrec" -o "$TMP/rec" -r "$TMP/ready" -d INT -t 120
 is "$?" 130 "pidone exits 130 when Ctrl-C kills the command"
 is "$(cat "$TMP/rec")" "child 2" "the command received exactly one SIGINT"
 

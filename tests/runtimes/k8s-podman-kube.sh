@@ -9,7 +9,7 @@
 rt_require podman runc
 K="$CONTRIB/kubernetes"
 rt_podman
-plan 14
+plan 15
 # The test's containers.conf ends in its [engine] table: add the example's settings to it.
 grep -E '^(infra_image|infra_command) *=' "$K/containers.conf" >> "$CONTAINERS_CONF"
 infra_image=$(sed -n 's/^infra_image *= *"\(.*\)"/\1/p' "$K/containers.conf")
@@ -40,10 +40,20 @@ is "$(pm exec "$ctr" cat /proc/1/cmdline | tr '\0' ' ')" "/pause " \
 	"PID 1 of the pod, seen from the application, is the infra container's /pause"
 [ -n "$ipid" ] && cmp -s "$PIDONE_STATIC" "/proc/$ipid/exe"
 ok $? "... which is pidone (host PID $ipid)"
+# The image says 65535:65535, as upstream pause does since 3.5 (runtimes that honour the
+# image's USER run it so: k8s-runc-sandbox.sh).  podman 4.3 runs its infra container as
+# root whatever the image says.
+is "$(pm image inspect -f '{{.Config.User}}' "$infra_image" 2>/dev/null)" "65535:65535" \
+	"the pause image runs as user 65535:65535 (Dockerfile.pause's USER)"
+diag "podman runs the infra process as uid/gid $(awk '/^Uid:/ { print $2 } /^Gid:/ { print $2 }' "/proc/$ipid/status" 2>/dev/null | tr '\n' ' ')"
 
 # Host view of the infra process's children: the application's orphans land there.
-rt_adopted_then_reaped "$ipid" 20 "the application's orphans"
+# (pod.yaml's orphans sleep for an hour: the test ends them once it has counted them;
+# busybox has no pkill, so the PIDs come from its ps.)
+rt_adopted_then_reaped "$ipid" 20 "the application's orphans" \
+	pm exec "$ctr" sh -c 'kill $(ps -o pid,args | awk "\$2 == \"sleep\" && \$3 == 3600 { print \$1 }")'
 rt_wait_log pm "$ctr" ready
+wait_for rt_settled "$ipid"
 stat=$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$ipid/status")
 sleep 2
 is "$(awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$ipid/status")" "$stat" \
@@ -57,14 +67,14 @@ t0=$(now_ms)
 pm stop -t 10 "$ctr" > /dev/null 2>&1
 ms=$(($(now_ms) - t0))
 is "$(pm inspect -f '{{.State.ExitCode}}' "$ctr")" 0 "podman stop: the application exits 0"
-pm logs "$ctr" 2>&1 | grep -q "saving state" && [ "$ms" -lt 3000 ]
-ok $? "... after saving its state, at once (took $ms ms)"
+pm logs "$ctr" 2>&1 | grep -q "saving state" && [ "$ms" -lt 9000 ]
+ok $? "... after saving its state, before the 10 s timeout (took $ms ms)"
 t0=$(now_ms)
 pm pod stop -t 10 "$pod" > /dev/null 2>&1
 ms=$(($(now_ms) - t0))
 is "$(pm inspect -f '{{.State.ExitCode}}' "$infra")" 0 "podman pod stop: the infra container (pidone) exits 0"
-[ "$ms" -lt 3000 ]
-ok $? "... at once, not after the 10 s timeout (took $ms ms)"
+[ "$ms" -lt 9000 ]
+ok $? "... not after the 10 s timeout (took $ms ms)"
 
 # podman 4.3's "kube down" stops with a zero timeout (SIGKILL at once): graceful stopping
 # is the job of "pod stop" above; kube down must remove everything and leave nothing.

@@ -15,7 +15,9 @@ runtime_tests = \
 	tests/runtimes/nspawn-notify.sh \
 	tests/runtimes/pause-mode.sh \
 	tests/runtimes/contrib-files.sh
+if SLOW_TESTS
 TESTS += $(runtime_tests)
+endif
 EXTRA_DIST += $(runtime_tests) tests/runtimes/rt.sh tests/runtimes/sdnotify.c \
 	contrib/docker/Dockerfile \
 	contrib/kubernetes/Dockerfile.pause contrib/kubernetes/README.md \

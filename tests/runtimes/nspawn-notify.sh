@@ -22,7 +22,7 @@ cp "$SDNOTIFY_STATIC" "$root/sdnotify"
 
 # listen NAME: the service manager's side, printing "MS MESSAGE" lines to $TMP/NAME.notes.
 listen() {
-	"$SDNOTIFY_STATIC" listen "$TMP/$1.sock" 30 > "$TMP/$1.notes" &
+	"$SDNOTIFY_STATIC" listen "$TMP/$1.sock" 600 > "$TMP/$1.notes" &
 	listeners="$listeners $!"
 	wait_for grep -q LISTENING "$TMP/$1.notes"
 }
@@ -33,9 +33,11 @@ ready_ms() { awk -v n="${2:-1}" '/READY=1/ && ++seen == n { print $1; exit }' "$
 listen relay
 NOTIFY_SOCKET="$TMP/relay.sock" rt_nspawn_start relay "$root" --notify-ready=yes \
 	--kill-signal=SIGRTMIN+3 /pidone -- sh -c 'sleep 2; /sdnotify send READY=1 STATUS=serving; exec sleep 1000'
-WAIT_TRIES=80 wait_for grep -q READY=1 "$TMP/relay.notes"
+wait_for grep -q READY=1 "$TMP/relay.notes"
 ms=$(ready_ms relay)
-[ -n "$ms" ] && [ "$ms" -ge 2000 ] && [ "$ms" -lt 6000 ]
+# Not before the application's 2 s; the upper bound only says that it came from the
+# application, which runs for 1000 s (a busy machine may take long to start a container).
+[ -n "$ms" ] && [ "$ms" -ge 2000 ] && [ "$ms" -lt 60000 ]
 ok $? "relay: nspawn is ready only once the application sent READY=1 (after $ms ms; it slept 2000)"
 grep -q "STATUS=.*serving" "$TMP/relay.notes"
 ok $? "relay: the application's STATUS= reaches the manager too"
@@ -59,8 +61,9 @@ NOTIFY_SOCKET="$TMP/ready.sock" rt_nspawn_start ready "$root" --notify-ready=yes
 	--kill-signal=SIGRTMIN+3 /pidone --notify ready -- sleep 1000
 wait_for grep -q READY=1 "$TMP/ready.notes"
 ms=$(ready_ms ready)
-[ -n "$ms" ] && [ "$ms" -lt 1500 ]
-ok $? "--notify ready: nspawn is ready at once ($ms ms)"
+# The command never says READY=1 itself: any READY=1 while it runs is pidone's.
+[ -n "$ms" ] && [ "$ms" -lt 60000 ]
+ok $? "--notify ready: nspawn is ready as soon as the command runs ($ms ms)"
 kill -TERM "$NSPAWN_PID"
 is "$(rt_nspawn_wait ready)" 0 "--notify ready: the container stops cleanly"
 
@@ -74,7 +77,8 @@ cp -a "$root" "$TMP/root2"
 NOTIFY_SOCKET="$TMP/two.sock" rt_nspawn_start two-b "$TMP/root2" --notify-ready=yes \
 	--kill-signal=SIGRTMIN+3 /pidone -- sh -c 'sleep 1; /sdnotify send READY=1; exec sleep 1000'
 b=$NSPAWN_PID
-WAIT_TRIES=60 wait_for test "$(grep -c READY=1 "$TMP/two.notes")" -ge 2
+both_ready() { [ "$(grep -c READY=1 "$TMP/two.notes")" -ge 2 ]; }
+wait_for both_ready
 is "$(grep -c READY=1 "$TMP/two.notes")" 2 "two relaying containers side by side both become ready"
 kill -TERM "$a" "$b"
 is "$(rt_nspawn_wait two-a)/$(rt_nspawn_wait two-b)" 0/0 "... and both stop cleanly"

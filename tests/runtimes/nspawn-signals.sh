@@ -27,7 +27,7 @@ t0=$(now_ms)
 kill -TERM "$NSPAWN_PID"
 is "$(rt_nspawn_wait example)" 0 "SIGTERM to systemd-nspawn (KillSignal=SIGRTMIN+3): exit 0"
 ms=$(($(now_ms) - t0))
-grep -q "saving state" "$TMP/example.out" && [ "$ms" -lt 3000 ]
+grep -q "saving state" "$TMP/example.out" && [ "$ms" -lt 9000 ]
 ok $? "... after the application saved its state (took $ms ms)"
 
 # An application that saves its state into the container's file system and exits 3.
@@ -70,7 +70,7 @@ t0=$(now_ms)
 kill -TERM "$NSPAWN_PID"
 is "$(rt_nspawn_wait grace)" 0 "an application that ignores SIGTERM, PIDONE_GRACE=1s: poweroff all the same"
 ms=$(($(now_ms) - t0))
-[ "$ms" -ge 900 ] && [ "$ms" -lt 4000 ]
+[ "$ms" -ge 900 ] && [ "$ms" -lt 9000 ]
 ok $? "... once the grace period is over (took $ms ms)"
 
 # Without a halt or reboot request, pidone's exit status is the container's.

@@ -28,11 +28,13 @@ pause_pid1() {
 pause_pid1 term
 awk '/^NSpid:/ { exit !($NF == 1) }' "/proc/$PP/status"
 ok $? "pidone --pause runs as PID 1 of a new PID namespace"
-sleep 0.5
+wait_for rt_settled "$PP"
 rss=$(field "$PP" VmRSS)
 [ "$rss" -lt 100 ]
 ok $? "idle, it uses $rss KiB of memory (under 100 KiB)"
-bbrss=$(unshare --pid --fork --mount-proc "$(rt_busybox)" sh -c 'sleep 1 & sleep 0.3; awk "/VmRSS/ { print \$2 }" /proc/$!/status')
+# (Once the child is sleep, not the shell it was forked as.)
+bbrss=$(unshare --pid --fork --mount-proc "$(rt_busybox)" sh -c \
+	'sleep 1000 & while [ "$(cat /proc/$!/comm)" != sleep ]; do :; done; awk "/VmRSS/ { print \$2 }" /proc/$!/status; kill $!')
 [ -n "$bbrss" ] && [ "$rss" -lt "$bbrss" ]
 ok $? "... less than a busybox sleep ($bbrss KiB): the smallest process of a pod"
 s0=$(switches "$PP")
@@ -45,9 +47,13 @@ sleep 0.3
 kill -0 "$PP" 2>/dev/null
 ok $? "it ignores HUP, USR1, USR2, QUIT, PIPE, ALRM, WINCH and RTMIN+3"
 
-# Orphans of its PID namespace: a process entering it leaves 30 children behind.
-nsenter -t "$PP" -p -- sh -c 'for i in $(seq 30); do sleep 2 & done'
-rt_adopted_then_reaped "$PP" 30 "PID 1, a process entering its namespace left"
+# Orphans of its PID namespace: a process entering it leaves 30 children behind, which
+# live until the test has counted them.
+cp "$(command -v sleep)" "$TMP/orphan-sleep"
+nsenter -t "$PP" -p -- sh -c "for i in \$(seq 30); do '$TMP/orphan-sleep' 1000 & done"
+rt_adopted_then_reaped "$PP" 30 "PID 1, a process entering its namespace left" \
+	pkill -f "$TMP/orphan-sleep"
+wait_for rt_settled "$PP"
 s0=$(switches "$PP")
 sleep 2
 is "$(($(switches "$PP") - s0))" 0 "afterwards it sleeps again (no wake-up in 2 s)"
@@ -63,11 +69,15 @@ wait "$U"
 is $? 0 "SIGINT: exit 0"
 
 # Not PID 1: a subreaper for whatever runs below it.  The shell forks a worker, then becomes
-# pidone; half a second later the worker leaves 10 orphans, which land on pidone.
-sh -c '(sleep 0.5; for i in $(seq 10); do sleep 2 & done) & exec "$0" --pause' "$P" 2> "$TMP/sub.err" &
+# pidone; once pidone has warned that it is not PID 1 and sleeps in its loop (so it is a
+# subreaper by then), the worker leaves 10 orphans, which land on pidone.
+sh -c '(while ! grep -q . "$1" || [ "$(sed "s/.*) //" /proc/$$/stat | cut -c1)" != S ]; do
+		sleep 0.05; done; for i in $(seq 10); do "$2" 1000 & done) &
+	exec "$0" --pause' "$P" "$TMP/sub.err" "$TMP/orphan-sleep" 2> "$TMP/sub.err" &
 S=$!
 pids="$pids $S"
-rt_adopted_then_reaped "$S" 10 "not PID 1, as a subreaper: its descendants"
+rt_adopted_then_reaped "$S" 10 "not PID 1, as a subreaper: its descendants" \
+	pkill -f "$TMP/orphan-sleep"
 for sig in HUP USR1 QUIT; do kill -s "$sig" "$S"; done
 sleep 0.3
 kill -0 "$S" 2>/dev/null
@@ -75,6 +85,7 @@ ok $? "... it ignores HUP, USR1, QUIT there too"
 is "$(grep -c . "$TMP/sub.err")" 1 "it warns exactly once that it is not PID 1"
 grep -q "not PID 1" "$TMP/sub.err"
 ok $? "... saying so ($(cat "$TMP/sub.err"))"
+wait_for rt_settled "$S"
 s0=$(switches "$S")
 sleep 2
 is "$(($(switches "$S") - s0))" 0 "... and does not wake up while idle"
@@ -87,7 +98,7 @@ ln -s "$P" "$TMP/pause"
 "$TMP/pause" 2> "$TMP/named.err" &
 N=$!
 pids="$pids $N"
-sleep 0.3
+wait_for grep -q "not PID 1" "$TMP/named.err"
 kill -0 "$N" 2>/dev/null && grep -q "not PID 1" "$TMP/named.err"
 ok $? "pidone named 'pause' starts in pause mode"
 kill -INT "$N"

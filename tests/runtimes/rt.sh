@@ -136,7 +136,7 @@ rt_dockerd() {
 	else
 		DOCKER="docker -H unix://$DK/d.sock"
 	fi
-	for i in $(seq 100); do
+	for i in $(seq 600); do
 		$DOCKER version >/dev/null 2>&1 && return 0
 		kill -0 "$DOCKERD_PID" 2>/dev/null || break
 		sleep 0.2
@@ -212,14 +212,8 @@ rt_podman_import() {
 
 # ---- docker stop / podman stop, as a user sees it (issue 5 tests 1, 3, 4) -------------------
 # rt_wait_log ENGINE NAME TEXT: waits until the container printed TEXT (its traps are set).
-rt_wait_log() {
-	local i
-	for i in $(seq 100); do
-		"$1" logs "$2" 2>/dev/null | grep -q "$3" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+rt_has_log() { "$1" logs "$2" 2>/dev/null | grep -q "$3"; }
+rt_wait_log() { wait_for rt_has_log "$@"; }
 
 # rt_stop_one ENGINE NAME: stops the container; sets STOP_MS and EXIT_CODE, keeps its output
 # in $TMP/stop.log and removes it.
@@ -246,24 +240,25 @@ rt_stop_cases() {
 	is "$EXIT_CODE" 0 "$what: stop of an app that traps SIGTERM and exits 0 gives exit code 0"
 	grep -q saved "$TMP/stop.log"
 	ok $? "$what: ... and the app's SIGTERM handler ran"
-	[ "$STOP_MS" -lt 1000 ]
-	ok $? "$what: ... within a second (took $STOP_MS ms)"
+	[ "$STOP_MS" -lt 9000 ]
+	ok $? "$what: ... well before the engine's 10 s timeout (took $STOP_MS ms)"
 
 	"$eng" run -d --name "$n" --network none "$@" \
 		sh -c 'echo up; while :; do sleep 0.1; done' >/dev/null
 	rt_wait_log "$eng" "$n" up
 	rt_stop_one "$eng" "$n"
 	is "$EXIT_CODE" 143 "$what: stop of a shell that does not trap SIGTERM gives 143"
-	[ "$STOP_MS" -lt 1000 ]
-	ok $? "$what: ... within a second (took $STOP_MS ms)"
+	[ "$STOP_MS" -lt 9000 ]
+	ok $? "$what: ... well before the engine's 10 s timeout (took $STOP_MS ms)"
 
 	"$eng" run -d --name "$n" --network none -e PIDONE_GRACE=2 "$@" \
 		sh -c 'trap "" TERM; echo up; while :; do sleep 0.1; done' >/dev/null
 	rt_wait_log "$eng" "$n" up
 	rt_stop_one "$eng" "$n"
 	is "$EXIT_CODE" 137 "$what: an app that ignores SIGTERM, PIDONE_GRACE=2: killed, 137"
-	[ "$STOP_MS" -ge 1800 ] && [ "$STOP_MS" -lt 5000 ]
-	ok $? "$what: ... after about 2 s, well before the engine's 10 s (took $STOP_MS ms)"
+	# At least the grace period; the engine's own SIGKILL would come after 10 s.
+	[ "$STOP_MS" -ge 1800 ] && [ "$STOP_MS" -lt 9000 ]
+	ok $? "$what: ... after the 2 s grace period, before the engine's 10 s (took $STOP_MS ms)"
 }
 
 # ---- systemd-nspawn --------------------------------------------------------------------
@@ -299,9 +294,9 @@ rt_nspawn_kill_all() {
 	wait 2>/dev/null
 }
 
-# rt_nspawn_wait NAME: waits up to 15 s for it to end; prints its exit code.
+# rt_nspawn_wait NAME: waits for it to end (wait_for's limit); prints its exit code.
 rt_nspawn_wait() {
-	WAIT_TRIES=150 wait_for test -s "$TMP/$1.rc"
+	wait_for test -s "$TMP/$1.rc"
 	cat "$TMP/$1.rc" 2>/dev/null || echo timeout
 }
 
@@ -312,15 +307,24 @@ rt_children() { rt_stats | awk -v p="$1" '$2 == p { n++ } END { print n + 0 }'; 
 rt_zombies() { rt_stats | awk -v p="$1" '$2 == p && $1 == "Z" { n++ } END { print n + 0 }'; }
 rt_has_children() { [ "$(rt_children "$1")" -ge "$2" ]; }
 rt_no_children() { [ "$(rt_children "$1")" = 0 ]; }
-# rt_adopted_then_reaped PID N WHAT: N orphans land on PID, then PID reaps them all (2 TAP
-# lines).  Polls rather than sleeps, so that a loaded machine only makes it slower.
+# rt_adopted_then_reaped PID N WHAT [RELEASE...]: N orphans land on PID, then PID reaps them
+# all (2 TAP lines).  The orphans should live until RELEASE (a command run once they are
+# counted) ends them: orphans that end on their own may be gone before a busy machine
+# counted them.  Polls rather than sleeps, so that a loaded machine only makes it slower.
 rt_adopted_then_reaped() {
-	local t0 ms
-	WAIT_TRIES=100 wait_for rt_has_children "$1" "$2"
-	is "$(rt_children "$1")" "$2" "$3: $2 orphans were adopted by pidone"
+	local pid=$1 n=$2 what=$3 t0 ms
+	shift 3
+	wait_for rt_has_children "$pid" "$n"
+	is "$(rt_children "$pid")" "$n" "$what: $n orphans were adopted by pidone"
+	[ $# -gt 0 ] && "$@"
 	t0=$(now_ms)
-	WAIT_TRIES=200 wait_for rt_no_children "$1"
+	wait_for rt_no_children "$pid"
 	ms=$(($(now_ms) - t0))
-	is "$(rt_zombies "$1")/$(rt_children "$1")" 0/0 \
-		"$3: all reaped once they exited, none left a zombie (zombies/children; $ms ms)"
+	is "$(rt_zombies "$pid")/$(rt_children "$pid")" 0/0 \
+		"$what: all reaped once they exited, none left a zombie (zombies/children; $ms ms)"
 }
+
+# rt_settled PID: pidone sleeps (state S) with no child left to reap: from then on nothing
+# but a signal or a new orphan wakes it.
+rt_state() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1; }
+rt_settled() { [ "$(rt_state "$1")" = S ] && [ "$(rt_zombies "$1")" = 0 ]; }
