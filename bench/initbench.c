@@ -7,20 +7,26 @@
  *   initbench idle SECONDS NAME=INIT...       VmRSS and wake-ups of "INIT -- sleep"
  *   initbench signal ROUNDS NAME=INIT...      SIGUSR1 to the init until the handler runs
  *   initbench stop ROUNDS NAME=INIT...        SIGTERM to the init until it has exited
- *   initbench storm ORPHANS ROUNDS NAME=INIT...  orphans exiting at once
+ *   initbench storm ORPHANS ROUNDS NAME=INIT...  orphans exiting at once, by mode
  *
+ * A contender is NAME=PATH, or NAME=VAR=VALUE:PATH to run the init with VAR=VALUE added to
+ * its environment (VALUE holds no colon; several VAR=VALUE: prefixes may be given): the same
+ * binary can then run as two contenders, e.g. pidone with a test hook set.
  * Every run but startup has the init as PID 1 of a fresh PID namespace, as in a container.
  * The init's own command is this program again, in one of its helper roles:
  *   initbench sigtarget                       timestamps SIGUSR1 on its stdout
  *   initbench stormcmd ORPHANS                makes the orphans, releases them on request
- * Output lines: "FIGURE NAME VALUE..." with times in nanoseconds and sizes in KiB.
- * INITBENCH_DEBUG=1 also shows every storm round on stderr, with the init's wake-ups. */
+ * Output lines: "FIGURE NAME VALUE..." with times in nanoseconds and sizes in KiB; see
+ * fig_storm for the storm's fields ("-" where a mode had no round).
+ * INITBENCH_DEBUG=1 also shows every storm round on stderr, with the init's wake-ups and
+ * the order in which the orphans exited. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -28,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -38,11 +45,13 @@ extern char **environ;
 struct contender {
 	const char *name;
 	const char *path;
+	char **envp; /* our environment with the contender's VAR=VALUE settings */
 	pid_t pid;  /* the running init (host PID) */
 	int out_fd; /* read end of the init's stdout */
 	int in_fd;  /* write end of the init's stdin */
 	uint64_t *samples;
 	uint64_t *samples2;
+	uint64_t *samples3;
 	size_t n;
 };
 
@@ -117,6 +126,61 @@ static void shuffle_order(size_t *ord, size_t n)
 
 #define MAX_CONTENDERS 64
 
+/* Is SPEC's head a "VAR=VALUE:" setting (an '=' before the first ':' and before any '/')
+ * rather than the path? */
+static bool env_prefix(const char *spec)
+{
+	const char *eq = strchr(spec, '='), *colon = strchr(spec, ':'), *slash = strchr(spec, '/');
+
+	return eq && eq != spec && colon && eq < colon && (!slash || eq < slash);
+}
+
+static bool same_var(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "="), lb = strcspn(b, "=");
+
+	return la == lb && !strncmp(a, b, la);
+}
+
+/* Splits "[VAR=VALUE:]...PATH" (modified in place) into PATH and an environment: ours, with
+ * each VAR replaced or added. */
+static char **contender_env(char *spec, const char **path)
+{
+	char *set[16];
+	size_t nset = 0, nenv = 0, i, j, k = 0;
+	char **envp;
+
+	while (env_prefix(spec)) {
+		char *colon = strchr(spec, ':');
+
+		if (nset == sizeof(set) / sizeof(set[0])) {
+			fprintf(stderr, "initbench: too many VAR=VALUE settings\n");
+			exit(2);
+		}
+		*colon = '\0';
+		set[nset++] = spec;
+		spec = colon + 1;
+	}
+	*path = spec;
+	if (!nset)
+		return environ;
+	while (environ[nenv])
+		nenv++;
+	envp = calloc(nenv + nset + 1, sizeof(*envp));
+	if (!envp)
+		die("calloc");
+	for (i = 0; i < nenv; i++) {
+		for (j = 0; j < nset && !same_var(environ[i], set[j]); j++)
+			;
+		if (j == nset)
+			envp[k++] = environ[i];
+	}
+	for (j = 0; j < nset; j++)
+		envp[k++] = set[j];
+	envp[k] = NULL;
+	return envp;
+}
+
 static size_t parse_contenders(int argc, char **argv, struct contender **out, size_t per)
 {
 	struct contender *c = calloc((size_t)argc, sizeof(*c));
@@ -138,11 +202,12 @@ static size_t parse_contenders(int argc, char **argv, struct contender **out, si
 		}
 		*eq = '\0';
 		c[i].name = argv[i];
-		c[i].path = eq + 1;
+		c[i].envp = contender_env(eq + 1, &c[i].path);
 		c[i].pid = -1;
 		c[i].samples = calloc(per ? per : 1, sizeof(uint64_t));
 		c[i].samples2 = calloc(per ? per : 1, sizeof(uint64_t));
-		if (!c[i].samples || !c[i].samples2)
+		c[i].samples3 = calloc(per ? per : 1, sizeof(uint64_t));
+		if (!c[i].samples || !c[i].samples2 || !c[i].samples3)
 			die("calloc");
 	}
 	*out = c;
@@ -222,7 +287,9 @@ static void start_in_pidns(struct contender *c, char *const cmd[])
 		dup2(from_child[1], 1);
 		if (null >= 0)
 			dup2(null, 2);
-		execv(c->path, argv);
+		/* Nothing of a storm must outlive us (an interrupted run, say). */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execve(c->path, argv, c->envp);
 		_exit(127);
 	}
 	close(to_child[0]);
@@ -282,18 +349,57 @@ static __attribute__((noreturn)) void role_sigtarget(void)
 		pause();
 }
 
+/* What the storm command shares with its orphans (MAP_SHARED): who they are, and in which
+ * order they went. */
+struct storm_shared {
+	unsigned long made;   /* orphans made */
+	unsigned long passed; /* orphans past their release so far: the next exit rank */
+	uint64_t last_ns;     /* when the last of them passed it */
+};
+
+/* Out-of-order pairs of exits: pairs of orphans the younger of which exited first, counted
+ * in O(n log n) with a Fenwick tree over the exit ranks.  Divided by the number of orphans,
+ * it is how many older orphans were still alive, on average, when one exited: the children
+ * that a waitid(2) keeping up with the exits walks past first (the kernel lists a parent's
+ * children oldest first, and the orphans are spliced onto the init's list in the order in
+ * which they were made). */
+static uint64_t exit_inversions(const uint32_t *rank, unsigned long n)
+{
+	uint32_t *tree = calloc(n + 1, sizeof(*tree));
+	uint64_t inv = 0;
+	unsigned long i, j, below;
+
+	if (!tree)
+		return 0;
+	for (i = 0; i < n; i++) {
+		unsigned long r = rank[i] < n ? rank[i] : n - 1;
+
+		for (below = 0, j = r; j > 0; j -= j & -j)
+			below += tree[j]; /* older orphans that exited before this one */
+		inv += i - below;
+		for (j = r + 1; j <= n; j += j & -j)
+			tree[j]++;
+	}
+	free(tree);
+	return inv;
+}
+
 static int role_stormcmd(unsigned long orphans)
 {
+	struct storm_shared *sh;
 	pid_t *pids, mid;
+	uint32_t *rank;
 	int release[2], status;
 	unsigned long i, made;
-	uint64_t t0, t1;
+	uint64_t t0, t1, inv, last;
 	char go;
 
-	pids = mmap(NULL, orphans * sizeof(pid_t) + sizeof(unsigned long),
-		    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pids == MAP_FAILED)
+	sh = mmap(NULL, sizeof(*sh) + orphans * (sizeof(pid_t) + sizeof(uint32_t)),
+		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
 		die("mmap");
+	pids = (pid_t *)(sh + 1);
+	rank = (uint32_t *)(pids + orphans);
 	if (pipe(release) < 0)
 		die("pipe");
 	/* The middle process makes the orphans and exits, so that they are re-parented to
@@ -309,24 +415,29 @@ static int role_stormcmd(unsigned long orphans)
 			if (p < 0)
 				break;
 			if (p == 0) {
+				unsigned long r;
 				char b;
 
 				/* Blocks until the write end's last holder closes it. */
 				while (read(release[0], &b, 1) < 0 && errno == EINTR)
 					;
+				/* The order of the exits, for the storm's mode: a shared counter
+				 * and a store (a page fault or two), nothing that waits. */
+				r = __atomic_fetch_add(&sh->passed, 1, __ATOMIC_RELAXED);
+				rank[i] = (uint32_t)r;
+				if (r + 1 == sh->made)
+					sh->last_ns = now_ns();
 				_exit(0);
 			}
 			pids[i] = p;
 		}
-		*(unsigned long *)(pids + orphans) = i;
+		sh->made = i;
 		_exit(0);
 	}
 	close(release[0]);
 	while (waitpid(mid, &status, 0) < 0 && errno == EINTR)
 		;
-	made = *(unsigned long *)(pids + orphans);
-	if (made < orphans)
-		fprintf(stderr, "initbench: made only %lu orphans\n", made);
+	made = sh->made;
 	write_full(STDOUT_FILENO, "R", 1);
 	read_full(STDIN_FILENO, &go, 1);
 	t0 = now_ns();
@@ -336,8 +447,14 @@ static int role_stormcmd(unsigned long orphans)
 		while (kill(pids[i], 0) == 0)
 			sleep_ns(20000);
 	t1 = now_ns() - t0;
+	/* After the clock has stopped: this takes no time the init is measured in. */
+	inv = exit_inversions(rank, made);
+	/* 0 (unknown) if an orphan went without passing its release: killed from outside. */
+	last = sh->passed == made && sh->last_ns > t0 ? sh->last_ns - t0 : 0;
 	write_full(STDOUT_FILENO, &t1, sizeof(t1));
 	write_full(STDOUT_FILENO, &made, sizeof(made));
+	write_full(STDOUT_FILENO, &inv, sizeof(inv));
+	write_full(STDOUT_FILENO, &last, sizeof(last));
 	/* Stay until the driver has read the init's CPU time: end of file on stdin. */
 	while (read(STDIN_FILENO, &go, 1) > 0 || errno == EINTR)
 		;
@@ -347,13 +464,14 @@ static int role_stormcmd(unsigned long orphans)
 /* ---- figures ---- */
 
 /* Spawns argv with stdout and stderr on /dev/null and waits; returns the time taken. */
-static uint64_t time_run(char *const argv[], const posix_spawn_file_actions_t *fa)
+static uint64_t time_run(char *const argv[], char *const envp[],
+			 const posix_spawn_file_actions_t *fa)
 {
 	uint64_t t0 = now_ns();
 	pid_t pid;
 	int status, r;
 
-	r = posix_spawn(&pid, argv[0], fa, NULL, argv, environ);
+	r = posix_spawn(&pid, argv[0], fa, NULL, argv, envp);
 	if (r) {
 		errno = r;
 		die("posix_spawn");
@@ -388,12 +506,12 @@ static int fig_startup(unsigned long rounds, int argc, char **argv)
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	/* Warm the page cache and the dynamic loader's caches first. */
 	for (k = 0; k < n; k++)
-		time_run(startup_argv(&c[k]), &fa);
+		time_run(startup_argv(&c[k]), c[k].envp, &fa);
 	for (r = 0; r < rounds; r++) {
 		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
 			k = ord[j];
-			c[k].samples[c[k].n++] = time_run(startup_argv(&c[k]), &fa);
+			c[k].samples[c[k].n++] = time_run(startup_argv(&c[k]), c[k].envp, &fa);
 		}
 	}
 	for (k = 0; k < n; k++)
@@ -543,22 +661,101 @@ static uint64_t cpu_ns(pid_t pid)
 	return v;
 }
 
+/* A round is in the slow mode when its orphans exited out of order: when, on average, more
+ * than STORM_SLOW_PERMILLE per mille of the orphans made before one were still alive as it
+ * exited (see exit_inversions; in order, that is a handful whatever the size; out of order
+ * it grows with the size, a random order giving half the orphans). */
+#define STORM_SLOW_PERMILLE 10
+
+static bool storm_slow(uint64_t inversions, unsigned long made)
+{
+	return made && inversions * 1000 > (uint64_t)STORM_SLOW_PERMILLE * made * made;
+}
+
+enum storm_mode { STORM_FAST, STORM_SLOW, STORM_ALL };
+
+/* Prints " Q" for the q-quantile of the rounds of one mode, or " -" if it had none; returns
+ * how many rounds it had.  Leaves v in its order (quantile sorts a copy). */
+static size_t print_mode(const uint64_t *v, const bool *slow, size_t n, enum storm_mode mode,
+			 double q)
+{
+	uint64_t *sel = calloc(n ? n : 1, sizeof(*sel));
+	size_t i, k = 0;
+
+	if (!sel)
+		die("calloc");
+	for (i = 0; i < n; i++)
+		if (mode == STORM_ALL || slow[i] == (mode == STORM_SLOW))
+			sel[k++] = v[i];
+	if (k)
+		printf(" %llu", (unsigned long long)quantile(sel, k, q));
+	else
+		printf(" -");
+	free(sel);
+	return k;
+}
+
+/* The median of the exits of the rounds where every orphan passed its release (0: not). */
+static void print_exits(uint64_t *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (v[i])
+			v[k++] = v[i];
+	if (k)
+		printf(" %llu", (unsigned long long)quantile(v, k, 0.5));
+	else
+		printf(" -");
+}
+
+static size_t mode_rounds(const bool *slow, size_t n, enum storm_mode mode)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += mode == STORM_ALL || slow[i] == (mode == STORM_SLOW);
+	return k;
+}
+
+/* Output, per contender: "storm NAME" and, all times in ns,
+ *   1 CPU time of the init, median of all rounds    2 time until no zombie, likewise
+ *   3 rounds in the fast mode                        4, 5 their medians of 1 and 2
+ *   6 rounds in the slow mode                        7, 8 their median and worst of 1
+ *   9, 10 their median and worst of 2
+ *   11 median of the time until the last orphan passed its release (the exits alone), of
+ *      the rounds where every orphan did (one killed from outside would not)
+ *   12 median out-of-order pairs per orphan, x1000   13 fewest orphans made in a round
+ *   14, 15 the worst round of 1 and of 2, whatever its mode
+ *   16 median of the init's wake-ups (voluntary context switches) during a round */
 static int fig_storm(unsigned long orphans, unsigned long rounds, int argc, char **argv)
 {
 	struct contender *c;
 	size_t n = parse_contenders(argc, argv, &c, rounds), k, j, ord[MAX_CONTENDERS];
 	char num[32], *cmd[] = { (char *)self_path, arg_stormcmd, num, NULL };
-	unsigned long r;
+	bool *slow[MAX_CONTENDERS];
+	uint64_t *exits[MAX_CONTENDERS], *wakes[MAX_CONTENDERS];
+	unsigned long r, fewest[MAX_CONTENDERS];
 
 	snprintf(num, sizeof(num), "%lu", orphans);
+	for (k = 0; k < n; k++) {
+		slow[k] = calloc(rounds ? rounds : 1, sizeof(bool));
+		exits[k] = calloc(rounds ? rounds : 1, sizeof(uint64_t));
+		wakes[k] = calloc(rounds ? rounds : 1, sizeof(uint64_t));
+		if (!slow[k] || !exits[k] || !wakes[k])
+			die("calloc");
+		fewest[k] = orphans;
+	}
 	for (r = 0; r < rounds; r++) {
 		shuffle_order(ord, n);
 		for (j = 0; j < n; j++) {
-			uint64_t cpu0, latency;
+			uint64_t cpu0, latency, inv, last;
 			unsigned long made;
 			long sw0;
+			size_t i;
 
 			k = ord[j];
+			i = c[k].n;
 			start_in_pidns(&c[k], cmd);
 			wait_ready(&c[k]);
 			sleep_ns(50000000); /* let the machine calm down after the forks */
@@ -567,23 +764,58 @@ static int fig_storm(unsigned long orphans, unsigned long rounds, int argc, char
 			write_full(c[k].in_fd, "G", 1);
 			read_full(c[k].out_fd, &latency, sizeof(latency));
 			read_full(c[k].out_fd, &made, sizeof(made));
-			c[k].samples[c[k].n] = cpu_ns(c[k].pid) - cpu0;
+			c[k].samples[i] = cpu_ns(c[k].pid) - cpu0;
+			read_full(c[k].out_fd, &inv, sizeof(inv));
+			read_full(c[k].out_fd, &last, sizeof(last));
+			c[k].samples2[i] = latency;
+			/* Per orphan, x1000: comparable across sizes. */
+			c[k].samples3[i] = made ? inv * 1000 / made : 0;
+			slow[k][i] = storm_slow(inv, made);
+			exits[k][i] = last;
+			wakes[k][i] = (uint64_t)(status_field(c[k].pid, "voluntary_ctxt_switches") - sw0);
 			if (getenv("INITBENCH_DEBUG"))
-				fprintf(stderr, "storm %s: cpu %llu ms, %llu ms, %ld wake-ups\n",
-					c[k].name, (unsigned long long)(c[k].samples[c[k].n] / 1000000),
+				fprintf(stderr,
+					"storm %s: %s, cpu %llu ms, %llu ms (exits %llu ms), "
+					"%ld wake-ups, %.1f older orphans alive per exit (%.2f%%)\n",
+					c[k].name, slow[k][i] ? "slow" : "fast",
+					(unsigned long long)(c[k].samples[i] / 1000000),
 					(unsigned long long)(latency / 1000000),
-					status_field(c[k].pid, "voluntary_ctxt_switches") - sw0);
-			c[k].samples2[c[k].n++] = latency;
+					(unsigned long long)(last / 1000000),
+					(long)wakes[k][i],
+					made ? (double)inv / (double)made : 0.0,
+					made ? 100.0 * (double)inv / (double)made / (double)made : 0.0);
+			c[k].n++;
 			finish(&c[k]);
 			if (made != orphans)
 				fprintf(stderr, "initbench: %s: %lu orphans instead of %lu\n",
 					c[k].name, made, orphans);
+			if (made < fewest[k])
+				fewest[k] = made;
 		}
 	}
-	for (k = 0; k < n; k++)
-		printf("storm %s %llu %llu\n", c[k].name,
-		       (unsigned long long)quantile(c[k].samples, c[k].n, 0.5),
-		       (unsigned long long)quantile(c[k].samples2, c[k].n, 0.5));
+	for (k = 0; k < n; k++) {
+		size_t m = c[k].n;
+		bool *sl = slow[k];
+
+		printf("storm %s", c[k].name);
+		print_mode(c[k].samples, sl, m, STORM_ALL, 0.5);
+		print_mode(c[k].samples2, sl, m, STORM_ALL, 0.5);
+		printf(" %zu", mode_rounds(sl, m, STORM_FAST));
+		print_mode(c[k].samples, sl, m, STORM_FAST, 0.5);
+		print_mode(c[k].samples2, sl, m, STORM_FAST, 0.5);
+		printf(" %zu", mode_rounds(sl, m, STORM_SLOW));
+		print_mode(c[k].samples, sl, m, STORM_SLOW, 0.5);
+		print_mode(c[k].samples, sl, m, STORM_SLOW, 1.0);
+		print_mode(c[k].samples2, sl, m, STORM_SLOW, 0.5);
+		print_mode(c[k].samples2, sl, m, STORM_SLOW, 1.0);
+		print_exits(exits[k], m);
+		print_mode(c[k].samples3, sl, m, STORM_ALL, 0.5);
+		printf(" %lu", fewest[k]);
+		print_mode(c[k].samples, sl, m, STORM_ALL, 1.0);
+		print_mode(c[k].samples2, sl, m, STORM_ALL, 1.0);
+		print_mode(wakes[k], sl, m, STORM_ALL, 0.5);
+		printf("\n");
+	}
 	return 0;
 }
 
@@ -591,7 +823,8 @@ static void usage(void)
 {
 	fputs("usage: initbench startup|signal|stop ROUNDS NAME=INIT...\n"
 	      "       initbench idle SECONDS NAME=INIT...\n"
-	      "       initbench storm ORPHANS ROUNDS NAME=INIT...\n",
+	      "       initbench storm ORPHANS ROUNDS NAME=INIT...\n"
+	      "INIT: PATH, or VAR=VALUE:PATH to add VAR=VALUE to its environment\n",
 	      stderr);
 	exit(2);
 }

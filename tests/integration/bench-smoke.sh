@@ -1,17 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# "make bench" keeps working (issue 6): the benchmark on tiny sizes, peers that are missing
-# skipped.  Asserts the harness, not the figures, except those that do not depend on load.
+# "make bench" keeps working (issues 6 and 16): the benchmark on tiny sizes, peers that are
+# missing skipped.  Asserts the harness, not the figures, except those that do not depend on
+# load.
 . "$TESTLIB"
 require_root
 srcdir=$(cd "$(dirname "$TESTLIB")/.." && pwd)
 INITBENCH=${INITBENCH:-$(dirname "$PIDONE")/bench/initbench}
 [ -x "$INITBENCH" ] || skip_all "bench/initbench not built"
-plan 11
+plan 21
 
 export PIDONE INITBENCH
 PIDONE_STATIC=$(dirname "$PIDONE")/pidone-static
 export PIDONE_STATIC
+sysctls() { cat /proc/sys/kernel/pid_max /proc/sys/kernel/threads-max; }
+sysctls_before=$(sysctls)
 start=$(date +%s)
 timeout 600 "$srcdir/bench/run.sh" --quick --out "$TMP/bench.md" > "$TMP/stdout" 2> "$TMP/stderr"
 is "$?" 0 "bench/run.sh --quick succeeds"
@@ -21,9 +24,11 @@ diag "quick benchmark took ${elapsed} s"
 cmp -s "$TMP/stdout" "$TMP/bench.md"
 ok $? "the table printed is the one written"
 
-row=$(grep '^| pidone |' "$TMP/bench.md")
+# main_row NAME: NAME's row of the main table (the storm tables have rows by name too).
+main_row() { sed -n '/^| init | size |/,/^$/p' "$TMP/bench.md" | grep "^| $1 |"; }
+row=$(main_row pidone)
 ok $? "the table has a row for pidone"
-case "$row" in *'?'* | *' 0.0 µs'* | *'| 0.00 ms'*) r=1 ;; *) r=0 ;; esac
+case "$row" in '' | *'?'* | *' 0.0 µs'* | *'| 0.00 ms'*) r=1 ;; *) r=0 ;; esac
 ok $r "every figure of pidone was measured: $row"
 # Columns: name, size, RSS, wake-ups, ...
 wake=$(echo "$row" | awk -F'|' '{ gsub(/ /, "", $5); print $5 }')
@@ -56,3 +61,38 @@ if [ -x "$LOGCOST" ]; then
 else
 	ok 0 "# SKIP bench/logcost not built"
 fi
+
+# Issue 16: the storms by mode, the cost per orphan, pidone on its waitid() path.
+row=$(main_row pidone-waitid)
+ok $? "the table has a row for pidone-waitid (pidone-static reaping with waitid)"
+case "$row" in '' | *'?'* | *' 0.0 µs'* | *'| 0.00 ms'*) r=1 ;; *) r=0 ;; esac
+ok $r "every figure of pidone-waitid was measured: $row"
+is "$(grep -c '^## Orphan storm of [0-9]*, by mode' "$TMP/bench.md")" 2 \
+	"a table by mode for the storm and for the big storm"
+# Columns: name, fast rounds, CPU, until no zombie, slow rounds, ...: one round each.
+rounds=$(awk -F'|' '/^## Orphan storm of/ { t = 1 } /^## Orphan storms: cost/ { t = 0 }
+	t && $2 == " pidone " { print $3 + $6 }' "$TMP/bench.md" | sort -u)
+is "$rounds" 1 "each round of pidone's storms is classified fast or slow, once"
+sed -n '/^## Orphan storms: cost per orphan/,/^## Targets/p' "$TMP/bench.md" > "$TMP/cost"
+grep -q '^| init | CPU, [0-9]* | CPU, [0-9]* | until no zombie, [0-9]* | until no zombie, [0-9]* |$' \
+	"$TMP/cost"
+ok $? "the cost-per-orphan table has a column per storm size"
+contenders=$(sed -n '/^| init | size |/,/^$/p' "$TMP/bench.md" | grep -c '^| [a-z-]* |')
+is "$(grep -c '^| [a-z-]* |' "$TMP/cost")" "$contenders" \
+	"the cost-per-orphan table has a row for every contender"
+n=$(grep -cE '^\| orphan storm, [0-9]+, (all rounds|fast mode|slow mode): (CPU time|time until no zombie) \|' \
+	"$TMP/bench.md")
+is "$n" 12 "the issue-16 storm targets are listed: two sizes, three ways, two figures"
+grep -q '^| orphan storm: CPU time per orphan, [0-9]* against [0-9]* orphans |' "$TMP/bench.md"
+ok $? "the flat cost per orphan is a target"
+is "$(sysctls)" "$sysctls_before" "kernel.pid_max and kernel.threads-max are as they were"
+
+# initbench's NAME=VAR=VALUE:PATH: the init runs with VAR=VALUE added to its environment.
+cat > "$TMP/envinit" <<EOF
+#!/bin/sh
+echo "\$BENCH_SMOKE_VAR" > "$TMP/seen"
+exec "$PIDONE" "\$@"
+EOF
+chmod +x "$TMP/envinit"
+"$INITBENCH" stop 1 "e=BENCH_SMOKE_VAR=set-for-e:$TMP/envinit" > /dev/null
+is "$(cat "$TMP/seen" 2>/dev/null)" set-for-e "a contender's VAR=VALUE reaches its init"
