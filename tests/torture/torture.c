@@ -956,6 +956,19 @@ static bool log_names(int pid)
 }
 
 /* The processes of A left after pidone: everything but A's init and the sibling. */
+/* A number of milliseconds from the environment, 0 when unset or malformed. */
+static int env_ms(const char *name)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return *end || n < 0 || n > 600000 ? 0 : (int)n;
+}
+
 /* waited_ms: how long after the end of the grace period pidone exited. */
 static void check_leftovers(pid_t sibling, bool relaxed, int waited_ms)
 {
@@ -1252,7 +1265,10 @@ static int driver_main(void)
 		if (S->live >= 100)
 			S->ref_ms = calibrate_kill_ms(S->live);
 	}
-	deadline = strict + 2 * (int64_t)S->ref_ms * 1000000 + stall;
+	/* TORTURE_ALLOWANCE_MS: more time for an instrumented pidone (ASan runs it some
+	 * two times slower, valgrind twenty); a native run leaves it unset. */
+	deadline = strict + 2 * (int64_t)S->ref_ms * 1000000 + stall +
+		   (int64_t)env_ms("TORTURE_ALLOWANCE_MS") * 1000000;
 	/* Still there and the signal unread 800 ms (+ the allowance) later: deaf. */
 	deaf = probe_ms > 800 + 2 * S->ref_ms + S->stall_ms;
 	if (!exited) {
