@@ -2,7 +2,7 @@
 # "make release": static pidone and nsspawn for seven architectures, SHA256SUMS, MANIFEST and
 # the OCI image index in release/ of the build folder (packaging/release.sh), then verified
 # by the release tests (tests/release/local.mk): every foreign binary under qemu-user, the
-# index, and two more builds elsewhere and later, bit for bit.  README.md, "Install".
+# index, and one more build of amd64 and arm64 elsewhere and later, bit for bit.  README.md, "Install".
 RELEASE_DIR = release
 release:
 	@rm -rf $(RELEASE_DIR)

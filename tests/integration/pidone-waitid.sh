@@ -17,6 +17,17 @@ scenarios="integration/pidone-exit-codes.sh integration/pidone-reaping.sh
 out=$(PIDONE_TEST_WAITID=1 "$PIDONE" -v -- true 2>&1)
 case "$out" in *"reaping: the kernel"*) r=1 ;; *) r=0 ;; esac
 ok $r "PIDONE_TEST_WAITID=1 keeps pidone on the waitid() loop"
+# Without the hook, on Linux 6.15 or later (PIDFD_INFO_EXIT), the kernel path is the one
+# taken: else both halves of this suite would test waitid() alone.
+kernel=$(uname -r)
+major=${kernel%%.*} minor=${kernel#*.} minor=${minor%%[!0-9]*}
+if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 15 ]; }; then
+	out=$("$PIDONE" -v -- true 2>&1)
+	case "$out" in *"reaping: the kernel"*) r=0 ;; *) r=1 ;; esac
+	ok $r "Linux $kernel: by default the kernel releases the children ($out)"
+else
+	ok 0 "# SKIP Linux $kernel has no PIDFD_INFO_EXIT: waitid() is the default"
+fi
 
 for s in $scenarios; do
 	PIDONE_TEST_WAITID=1 bash "$tests/$s" >"$TMP/out" 2>/dev/null
