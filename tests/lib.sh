@@ -5,6 +5,17 @@
 : "${PIDONE:?PIDONE must point to the pidone binary}"
 : "${FIXTURES:?FIXTURES must point to the fixtures folder}"
 
+# Every test starts with SIGHUP, SIGINT and SIGQUIT at their default actions, however the
+# suite was started (nohup ignores SIGHUP; a script's background job ignores SIGINT and
+# SIGQUIT): several tests compare what a command inherits, or press Ctrl-C on a pty.  A
+# shell cannot reset a signal it was started ignoring, so the script is run again.  (bash
+# itself ignores SIGQUIT, so SIGHUP and SIGINT tell.)
+if [ -z "${TESTLIB_SIGNALS_RESET:-}" ] && [ -f "$0" ] &&
+	[ $(( 0x$(sed -n 's/^SigIgn:\s*//p' /proc/$$/status) & 3 )) != 0 ]; then
+	export TESTLIB_SIGNALS_RESET=1
+	exec env --default-signal=HUP,INT,QUIT bash "$0" "$@"
+fi
+
 tap_n=0
 tap_failed=0
 
