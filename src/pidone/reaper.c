@@ -17,6 +17,7 @@
 #include "sys.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -203,10 +204,24 @@ int reaper_wait_command(struct pidone *st)
 	return 0;
 }
 
-bool reaper_children_left(void)
+enum children_left reaper_children_left(void)
 {
 	siginfo_t si;
+	char c;
+	int fd;
+	ssize_t n;
 
 	memset(&si, 0, sizeof(si));
-	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD);
+	if (!(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD))
+		return CHILDREN_LEFT;
+	/* waitid() skips a child the kernel releases itself (SA_NOCLDWAIT) from the moment it
+	 * is dead until it is off our list, which a loaded machine can stretch over hundreds
+	 * of milliseconds: /proc still lists it.  Leaving then would hand the tree's last
+	 * traces to the init above; without /proc, waitid() has the last word. */
+	fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return CHILDREN_NONE;
+	n = read(fd, &c, 1);
+	close(fd);
+	return n > 0 ? CHILDREN_RELEASING : CHILDREN_NONE;
 }

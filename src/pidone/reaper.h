@@ -19,7 +19,10 @@ void reaper_reap(struct pidone *st);
 /* Waits for the command alone (after a failed exec) and records its status. */
 int reaper_wait_command(struct pidone *st);
 
-/* True while pidone has a child, exited or not. */
-bool reaper_children_left(void);
+/* Whether pidone has a child: CHILDREN_NONE, CHILDREN_LEFT (one that runs or can be
+ * waited for), CHILDREN_RELEASING (only children the kernel is still releasing: dead, but
+ * not yet gone; no signal will say when they are). */
+enum children_left { CHILDREN_NONE, CHILDREN_LEFT, CHILDREN_RELEASING };
+enum children_left reaper_children_left(void);
 
 #endif

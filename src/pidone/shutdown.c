@@ -28,6 +28,8 @@
 /* After SIGKILL: how long survivors are waited for (those that cannot be killed, those
  * stuck in the kernel), and how often the sweep looks again for processes that moved up. */
 #define KILL_WAIT_MS 700
+/* How often to look for children the kernel is still releasing. */
+#define RELEASE_TICK_MS 5
 #define TICK_MS 50
 
 long long shutdown_now_ms(void)
@@ -47,7 +49,10 @@ static bool others_in_namespace(void)
 
 static bool anyone_left(struct pidone *st)
 {
-	if (reaper_children_left()) {
+	enum children_left c = reaper_children_left();
+
+	st->releasing = c == CHILDREN_RELEASING;
+	if (c != CHILDREN_NONE) {
 		st->others_only = false;
 		return true;
 	}
@@ -262,8 +267,9 @@ bool shutdown_done(struct pidone *st)
 	if (!st->cfg->cleanup && !st->cfg->wait_all)
 		return true;
 	left = anyone_left(st);
-	/* Joined processes end without telling us: look again in a while. */
-	if (left && st->others_only && !st->next_tick)
-		st->next_tick = shutdown_now_ms() + TICK_MS;
+	/* Joined processes end without telling us, nor do children the kernel is releasing
+	 * (a moment's work): look again in a while. */
+	if (left && (st->others_only || st->releasing) && !st->next_tick)
+		st->next_tick = shutdown_now_ms() + (st->releasing ? RELEASE_TICK_MS : TICK_MS);
 	return !left;
 }

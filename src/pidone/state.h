@@ -57,6 +57,7 @@ struct pidone {
 	bool grace_started;
 	bool gave_up;        /* the wait after SIGKILL is over: leave what is left */
 	bool others_only;    /* PID 1 with no child left but processes that joined from outside */
+	bool releasing;      /* no child left but some the kernel has not finished releasing */
 	ksigset_t orig_mask;
 	struct ksigaction_saved orig_ttin, orig_ttou, orig_chld;
 };
