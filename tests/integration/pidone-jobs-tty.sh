@@ -67,7 +67,8 @@ for i in $inits_all; do
 	ok $? "$(label "$i"): ... and after a failed exec"
 done
 
-# Item 6: Ctrl-Z gives the prompt back with the job stopped (every process of it), fg
+# Item 6: Ctrl-Z gives the prompt back with the job stopped (every process of it; a shell
+# caught in vfork() while its child stopped before exec shows D until it is resumed), fg
 # resumes it and it ends with its own status; Ctrl-C works after fg; a hangup while the
 # job is stopped leaves nothing behind.
 cat > "$TMP/s6.steps" <<'EOF'
@@ -78,7 +79,7 @@ until test -e "$T/run6"
 send ^Z
 expect Stopped
 expect \$ $
-until for p in $(pgrep -f '[g]o6'); do grep -q "^State:[[:space:]]*T" /proc/$p/status || exit 1; done
+until for p in $(pgrep -f '[g]o6'); do grep -q "^State:[[:space:]]*[TD]" /proc/$p/status || exit 1; done
 send echo @@$((6*7))\n
 expect @@42
 send fg\n
