@@ -7,7 +7,7 @@
 # Every bound on time is a lower bound (pidone may not act before) or a generous upper one.
 . "$TESTLIB"
 require_root
-plan 21
+plan 27
 at_exit kill_leftovers
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -186,3 +186,25 @@ in_pidns bash -c '
 	kill -KILL $c
 ' sh "$FIXTURES/sigrec" "$TMP" "$PIDONE"
 is "$(cat "$TMP/canary.rec" 2>/dev/null)" "" "--signal-all never reaches a process outside pidone's tree"
+
+# 22-27. Both options work under every name pidone answers to (issue 15): the delay holds
+# SIGTERM back, and the daemon outside the command's group gets it too.
+both='setsid sh -c "trap \"echo saved > $0.saved; exit 0\" TERM; : > $0.dready; while :; do sleep 0.1; done" &
+trap "echo \$(( \$(date +%s%N) / 1000000 )) > \"$0.term\"; exit 0" TERM
+: > "$0.ready"
+while :; do sleep 0.1; done'
+for name in tini dumb-init catatonit; do
+	ln -sf "$PIDONE" "$TMP/$name"
+	"$TMP/$name" --stop-delay 1500ms --signal-all -- sh -c "$both" "$TMP/n$name" 2>/dev/null &
+	bg=$!
+	wait_for test -e "$TMP/n$name.ready"
+	wait_for test -e "$TMP/n$name.dready"
+	t0=$(ms)
+	kill -TERM $bg
+	wait $bg
+	at=$(cat "$TMP/n$name.term" 2>/dev/null || echo 0)
+	ok "$([ $((at - t0)) -ge 1450 ]; echo $?)" \
+		"as $name: --stop-delay holds SIGTERM back ($((at - t0)) ms >= 1500)"
+	wait_for test -e "$TMP/n$name.saved"
+	ok $? "as $name: --signal-all reaches the daemon outside the command's group"
+done
