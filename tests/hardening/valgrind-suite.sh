@@ -42,12 +42,12 @@ failed=0 total=0 bad=0
 # pidone-signals.sh 10 (300 SIGRTMIN+1 queued while pidone is stopped): once in three
 # runs under valgrind one arrived short (299); never natively or under ASan, where
 # pidone-signals and hardening/signal-storm count every queued real-time signal.
-# pidone-stop.sh 17, 19 (--signal-all as a subreaper reaches a grandchild): valgrind has
+# pidone-stop.sh 17, 19, 23, 25, 27 (--signal-all as a subreaper reaches a grandchild): valgrind has
 # no pidfd_send_signal either, and without it the sweep signals pidone's own children
 # only (signalling a grandchild by PID could hit a reused PID; pidone(1), THE SWEEP).
 # fault-fork.sh 8 (PID 1 under RLIMIT_NPROC 1 gives 125): here it gives 1, valgrind's own
 # start-up failing under a limit of one process; natively and under ASan it gives 125.
-known_artifacts=" tests/hardening/fault-fork.sh:8 tests/integration/pidone-reaping.sh:4 tests/integration/pidone-env.sh:5 tests/integration/pidone-signals.sh:10 tests/integration/pidone-stop.sh:17 tests/integration/pidone-stop.sh:19 "
+known_artifacts=" tests/hardening/fault-fork.sh:8 tests/integration/pidone-reaping.sh:4 tests/integration/pidone-env.sh:5 tests/integration/pidone-signals.sh:10 tests/integration/pidone-stop.sh:17 tests/integration/pidone-stop.sh:19 tests/integration/pidone-stop.sh:23 tests/integration/pidone-stop.sh:25 tests/integration/pidone-stop.sh:27 "
 for t in "$src"/tests/integration/pidone-*.sh "$src"/tests/hardening/fault-fork.sh \
 	"$src"/tests/hardening/signal-storm.sh "$src"/tests/hardening/pid-reuse.sh \
 	"$src"/tests/hardening/seccomp-fallbacks.sh; do
