@@ -57,7 +57,7 @@ static double now_ns(void)
 /* Opens a channel of the given kind; *rd is the end a reader drains (-1: none needed). */
 static int open_kind(enum kind k, int *rd)
 {
-	char path[] = "/tmp/logcost.XXXXXX";
+	char path[64] = "/tmp/logcost.XXXXXX"; /* room for the "/f" of a fifo */
 	int p[2], fd = -1;
 
 	*rd = -1;
