@@ -252,6 +252,7 @@ static bool sender_allowed(const struct pidone *st, const struct ucred *cred, in
 {
 	enum lineage lineage;
 	bool alive;
+	int r = -ENOSYS;
 
 	*why = "outside pidone's PID namespace";
 	if (cred->pid <= 0)
@@ -260,9 +261,11 @@ static bool sender_allowed(const struct pidone *st, const struct ucred *cred, in
 	if (st->is_pid1)
 		return true;
 	lineage = lineage_of(st, (long)cred->pid);
-	/* Checked after the walk: if the sender still runs, the PID walked was its own. */
-	alive = pidfd == -1 ? lineage != LINEAGE_UNKNOWN
-			    : pidfd >= 0 && sys_pidfd_send_signal(pidfd, 0, 0) == 0;
+	/* Checked after the walk: if the sender still runs, the PID walked was its own.  A
+	 * pidfd that cannot be asked (ENOSYS, or EPERM from seccomp) counts as none. */
+	if (pidfd >= 0)
+		r = sys_pidfd_send_signal(pidfd, 0, 0);
+	alive = r == -ENOSYS || r == -EPERM ? pidfd != -2 && lineage != LINEAGE_UNKNOWN : r == 0;
 	if (alive && lineage == LINEAGE_OURS)
 		return true;
 	*why = "not in the command's tree";
