@@ -6,7 +6,7 @@
 # and a service manager that does not read never holds pidone.
 . "$TESTLIB"
 require_root
-plan 22
+plan 24
 SEND="$FIXTURES/notify-send"
 receivers=""
 stop_receivers() { local p; for p in $receivers; do kill "$p" 2>/dev/null; done; }
@@ -84,6 +84,28 @@ r=$?
 ok $r "subreaper: ... naming the first sender and why"
 [ $r = 0 ] || sed 's/^/# /' "$TMP/sub.err"
 
+
+# 1b. The same with pidfd_send_signal refused (a strict seccomp profile, an old kernel): the
+# sender's pidfd cannot be asked whether it still runs, and the walk through /proc decides.
+# (Before, every sender then looked gone: root's datagrams from outside the tree were taken.)
+for mode in ENOSYS EPERM; do
+	name=sc$mode
+	deny=()
+	[ $mode = EPERM ] && deny=(-e EPERM)
+	manager $name 99
+	NOTIFY_SOCKET=$MGR "$FIXTURES/seccomp-deny" "${deny[@]}" pidfd_send_signal -- \
+		"$PIDONE" -- "$SEND" -b 120 STATUS=from-command -- \
+		sh -c "$tree" "$TMP/$name" "$SEND" 2> "$TMP/$name.err" &
+	pid=$!
+	wait_for test -e "$TMP/$name.ready"
+	outsiders "$(cat "$TMP/$name.addr")" $name > /dev/null
+	touch "$TMP/$name.stop"
+	wait $pid
+	wait_for grep -q STOPPING=1 "$TMP/$name.notes"
+	notes=$(cat "$TMP/$name.notes")
+	is "$(grep -c 'STATUS=from-grandchild-as-nobody$' <<< "$notes") $(grep -c "$name-" <<< "$notes")" \
+		"1 0" "pidfd_send_signal refused ($mode): the tree's datagrams are relayed, no outsider's"
+done
 # 2. pidone as PID 1 of a PID namespace: the outsiders, in the outer namespace, have no PID
 # there (SCM_CREDENTIALS says 0).
 manager pid1 99
