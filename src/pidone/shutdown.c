@@ -181,6 +181,10 @@ static void give_up(struct pidone *st)
 	st->next_tick = 0;
 	if (st->child.exited && !anyone_left(st))
 		return;
+	/* A loaded machine may have run fewer sweeps than ticks: one more for whatever moved
+	 * up to us or was forked since the last one, so that what is named below really
+	 * outlived a SIGKILL. */
+	kill_all(st, false);
 	r = st->is_pid1 ? sweep_survey_namespace(&rep) : sweep_descendants(0, false, &rep);
 	if (r < 0)
 		log_warn("could not stop the remaining processes (cannot list them: %s)",
@@ -245,7 +249,8 @@ void shutdown_on_time(struct pidone *st)
 	}
 	if (st->next_tick && now >= st->next_tick) {
 		st->next_tick = 0;
-		if (st->phase == PHASE_KILLING && anyone_left(st)) {
+		/* Children the kernel is only releasing are dead already: no sweep for them. */
+		if (st->phase == PHASE_KILLING && anyone_left(st) && !st->releasing) {
 			/* Children of killed processes moved up to us, or were forked while the
 			 * last sweep ran: they get theirs now. */
 			kill_all(st, false);
