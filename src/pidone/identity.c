@@ -209,7 +209,7 @@ static int find_user(struct identity *id, const struct id_arg *user, const char 
 				end = cf_field(&f, NULL, 0); /* comment */
 			id->home_env[5] = '\0';
 			if (end == ':')
-				end = cf_field(&f, id->home_env + 5, IDENTITY_HOME_MAX);
+				(void)cf_field(&f, id->home_env + 5, IDENTITY_HOME_MAX);
 			*found = true;
 			if (f.truncated)
 				r = -ENAMETOOLONG;

@@ -24,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
