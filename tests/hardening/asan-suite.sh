@@ -20,7 +20,8 @@ make -j2 >make.log 2>&1 || { tail -30 make.log; exit 2; }
 # abort_on_error: a report ends the process with SIGABRT, never with a plausible status.
 # handle_segv=0, handle_sigfpe=0: pidone-fault-signals.sh checks that a genuine fault kills
 # a process that blocks its signal (exit 139, 136); ASan's own handlers would report it
-# and exit 1 instead.  A crash of pidone still fails its tests, with the kernel's status.
+# and abort instead (tests/fixtures/fault.c keeps UBSan out of the faulting function too).
+# A crash of pidone still fails its tests, with the kernel's status.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:print_summary=1:handle_segv=0:handle_sigfpe=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The shutdown attacks' bound (grace + 1 s) is for a native pidone; this one runs some two
