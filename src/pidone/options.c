@@ -96,6 +96,7 @@ static int scan_next(struct scan *s, int argc, char **argv)
 	int c;
 
 	s->arg = NULL;
+	s->extra_value = false;
 	if (!s->cluster) {
 		if (s->ind >= argc)
 			return -1;
@@ -107,11 +108,7 @@ static int scan_next(struct scan *s, int argc, char **argv)
 			if (w[2] == '\0')
 				return -1; /* "--" */
 			n = strcspn(w, "=");
-			if (n >= sizeof(s->typed))
-				n = sizeof(s->typed) - 1;
-			memcpy(s->typed, w, n);
-			s->typed[n] = '\0';
-			n = strcspn(w, "=");
+			log_format(s->typed, sizeof(s->typed), "%.*s", (int)n, w);
 			o = find_long(w + 2, n - 2);
 			if (!o)
 				return '?';
