@@ -5,6 +5,7 @@
  * nothing the manager does (not reading) can make pidone wait (docs/security.md). */
 #include "notify.h"
 #include "log.h"
+#include "sweep.h"
 #include "sys.h"
 
 #include <errno.h>
@@ -181,36 +182,21 @@ static bool relayed_field(const char *line, size_t len)
 /* Where a sender stands, as far as /proc can tell. */
 enum lineage { LINEAGE_OURS, LINEAGE_OTHER, LINEAGE_UNKNOWN };
 
-/* The PID and the parent's PID from /proc/PID/stat, or /proc/self/stat for pid 0
- * ("pid (comm) S ppid ..."; comm may hold anything, so the fields after it start after
- * the last ')').  Returns the parent's PID, -1 when pid is gone or /proc cannot tell. */
+/* The PID and the parent's PID from /proc/PID/stat, or /proc/self/stat for pid 0.
+ * Returns the parent's PID, -1 when pid is gone or /proc cannot tell. */
 static long stat_ids(long pid, long *self)
 {
-	char path[32], buf[512], *p;
-	long ppid = 0;
-	ssize_t n;
-	int fd;
+	struct proc_stat ps;
+	char path[32];
 
 	if (pid)
 		log_format(path, sizeof(path), "/proc/%ld/stat", pid);
 	else
 		memcpy(path, "/proc/self/stat", sizeof("/proc/self/stat"));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sweep_read_stat(AT_FDCWD, path, &ps) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	for (*self = 0, p = buf; *p >= '0' && *p <= '9'; p++)
-		*self = *self * 10 + (*p - '0');
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
-		return -1;
-	for (p += 4; *p >= '0' && *p <= '9'; p++)
-		ppid = ppid * 10 + (*p - '0');
-	return *p == ' ' ? ppid : -1;
+	*self = ps.pid;
+	return ps.ppid;
 }
 
 /* Follows the parents of pid up to the command (while pidone has not reaped it, its PID

@@ -80,12 +80,6 @@ static bool unreaped(int pin)
 	return r == 0 || r == -EPERM;
 }
 
-/* What the sweep needs to know of a process, from its stat file. */
-struct proc_stat {
-	int ppid;
-	bool exiting; /* a zombie, or SIGKILL on its way: it goes without more help */
-};
-
 /* Skips n space-separated fields. */
 static const char *skip_fields(const char *p, int n)
 {
@@ -108,15 +102,14 @@ static unsigned long long field_value(const char *p)
 
 #define PF_EXITING_FLAG 0x4 /* the kernel's PF_EXITING, field 9 of stat */
 
-/* Reads the stat file of the pinned process. */
-static int read_stat(int pin, struct proc_stat *ps)
+int sweep_read_stat(int dirfd, const char *path, struct proc_stat *ps)
 {
 	char buf[1024], *p;
 	unsigned long long ppid, flags, pending;
 	ssize_t n;
 	int fd;
 
-	fd = openat(pin, "stat", O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -132,6 +125,7 @@ static int read_stat(int pin, struct proc_stat *ps)
 	ppid = field_value(p + 4);
 	if (ppid > PID_LIMIT)
 		return -EINVAL;
+	ps->pid = (int)field_value(buf);
 	ps->ppid = (int)ppid;
 	/* Field 9 (flags) and 31 (signals pending for the thread), counted from field 3. */
 	flags = field_value(skip_fields(p + 2, 6));
@@ -231,7 +225,7 @@ static int pin_child(int procfd, const struct level *l, bool check_parent, int p
 			rep->unreached++;
 		return -1;
 	}
-	r = read_stat(pin, &ps);
+	r = sweep_read_stat(pin, "stat", &ps);
 	/* Reparented or reused since the list was read, or l's process reaped meanwhile (its
 	 * number may then be a newcomer's): not provably ours, so not touched.  An exiting
 	 * one is still signalled: a process whose first thread has exited looks like a zombie
@@ -396,7 +390,7 @@ int sweep_survey_namespace(struct sweep_report *rep)
 			pin = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (pin < 0)
 				continue;
-			if (read_stat(pin, &ps) == 0)
+			if (sweep_read_stat(pin, "stat", &ps) == 0)
 				note(rep, (int)pid, kill((pid_t)pid, 0) < 0 && errno == EPERM,
 				     ps.exiting);
 			close(pin);

@@ -21,6 +21,18 @@ struct sweep_report {
 	} named[SWEEP_NAMED]; /* the first ones found that are not exiting */
 };
 
+/* What is known of a process from its stat file. */
+struct proc_stat {
+	int pid;      /* as the /proc that was read sees it */
+	int ppid;
+	bool exiting; /* a zombie, or SIGKILL on its way: it goes without more help */
+};
+
+/* Reads the stat file at path, relative to dirfd ("stat" in a pinned /proc/PID, or a full
+ * path with AT_FDCWD).  "PID (COMM) S PPID ...": COMM may hold anything, so the fields
+ * after it are found from the last ')'.  Returns 0, or -errno (-EINVAL: unreadable). */
+int sweep_read_stat(int dirfd, const char *path, struct proc_stat *ps);
+
 /* Sends sig to every living descendant of pidone, each child before its parent, and
  * SIGCONT right after sig when cont is set (a stopped process cannot act on SIGTERM).
  * sig 0 only takes stock.  A process is signalled only once it is pinned and known to be
