@@ -97,8 +97,13 @@ dumb-init v1.2.5" "$l: --version: the same"
 			grep -q "/doesnotexist" "$TMP/err" && [ $r = 2 ] || bad="$bad [$args: $r]"
 		done
 		is "$bad" "" "$l (setsid=$setsid): a failed exec exits 2 and names the command"
-		# The command keeps the working directory; dumb-init keeps none.
-		out=$(cd "$TMP" && "$di" sh -c 'readlink /proc/$PPID/cwd; readlink /proc/$$/cwd' | tr '\n' ' ')
+		# The command keeps the working directory; dumb-init keeps none.  The init leaves
+		# it once the command runs, so the command waits (up to 120 s) for that to happen.
+		out=$(cd "$TMP" && "$di" sh -c 'i=0
+			while [ "$(readlink /proc/$PPID/cwd)" != / ] && [ $i -lt 1200 ]; do
+				sleep 0.1; i=$((i + 1))
+			done
+			readlink /proc/$PPID/cwd; readlink /proc/$$/cwd' | tr '\n' ' ')
 		is "$out" "/ $TMP " "$l (setsid=$setsid): the command runs in the caller's directory"
 	done
 	unset DUMB_INIT_SETSID

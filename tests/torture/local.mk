@@ -13,6 +13,13 @@ torture_tests = \
 # Minutes of forks: configure --disable-slow-tests (distcheck) leaves them out.
 if SLOW_TESTS
 TESTS += $(torture_tests)
+# The torture suites' trees (up to 9,000 processes each) load the machine more than
+# anything else: under make -j2 they run one after the other, and after the tests whose
+# runs are bounded by grace + 1 s (the shutdown attacks, also on the waitid() path).
+# (Only among the tests being run, as for the signal storm in tests/hardening.mk.)
+tests/torture/torture-a.log: $(filter tests/integration/pidone-shutdown-attacks.log \
+	tests/integration/pidone-waitid.log,$(TEST_LOGS))
+tests/torture/torture-b.log: $(filter tests/torture/torture-a.log,$(TEST_LOGS))
 endif
 EXTRA_DIST += $(torture_tests)
 
