@@ -17,7 +17,16 @@ for i in $inits; do n=$((n + 6)); done
 plan $((n + 4))
 
 state() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1; }
-stopped() { [ "$(state "$1")" = T ]; }
+# stopped PID: in T, or in D waiting in vfork() for a child that stopped before its exec
+# (the shell's "sleep 0.1" caught by the stop): it goes on only when continued.
+stopped() {
+	local s c
+	s=$(state "$1")
+	[ "$s" = T ] && return 0
+	[ "$s" = D ] || return 1
+	for c in $(pgrep -P "$1"); do [ "$(state "$c")" = T ] && return 0; done
+	return 1
+}
 running() { local s; s=$(state "$1"); [ -n "$s" ] && [ "$s" != T ]; }
 
 # The command: a loop that waits for a file, then exits 7.
